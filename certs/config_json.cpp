@@ -1,0 +1,96 @@
+// certs/config_json.cpp — configurations and guards as JSON.
+#include "certs/config_json.h"
+
+namespace mxcert::certs {
+
+using nlohmann::json;
+
+long getInt(const json &j, const std::string &key, long lo, long hi) {
+  if (!j.is_object() || !j.contains(key)) throw SchemaError("missing field '" + key + "'");
+  const json &v = j.at(key);
+  if (!v.is_number_integer()) throw SchemaError("field '" + key + "' must be an integer");
+  if (v.is_number_unsigned()) {
+    auto u = v.get<uint64_t>();
+    if (u > uint64_t(hi)) throw SchemaError("field '" + key + "' out of range");
+    return long(u);
+  }
+  auto s = v.get<int64_t>();
+  if (s < lo || s > hi) throw SchemaError("field '" + key + "' out of range");
+  return long(s);
+}
+
+std::string getString(const json &j, const std::string &key) {
+  if (!j.is_object() || !j.contains(key)) throw SchemaError("missing field '" + key + "'");
+  const json &v = j.at(key);
+  if (!v.is_string()) throw SchemaError("field '" + key + "' must be a string");
+  return v.get<std::string>();
+}
+
+json configToJson(const ModelConfig &cfg) {
+  return json{{"a", cfg.a.name},
+              {"b", cfg.b.name},
+              {"acc", cfg.acc.fmt.name},
+              {"round", toString(cfg.acc.rounding)},
+              {"subnormals", toString(cfg.acc.subnormals)},
+              {"k", cfg.k()},
+              {"tree", cfg.tree.sexpr()}};
+}
+
+ModelConfig configFromJson(const json &j) {
+  if (!j.is_object()) throw SchemaError("config must be an object");
+  auto fa = findElementFormat(getString(j, "a"));
+  if (!fa) throw SchemaError("config.a: unknown element format");
+  auto fb = findElementFormat(getString(j, "b"));
+  if (!fb) throw SchemaError("config.b: unknown element format");
+  auto acc = findAccFormat(getString(j, "acc"));
+  if (!acc) throw SchemaError("config.acc: unknown accumulator format");
+  auto r = parseRounding(getString(j, "round"));
+  if (!r) throw SchemaError("config.round: expected rne or rtz");
+  auto s = parseSubnormals(getString(j, "subnormals"));
+  if (!s) throw SchemaError("config.subnormals: expected keep or ftz");
+  long k = getInt(j, "k", 1, kMaxK);
+  try {
+    Tree t = Tree::parse(getString(j, "tree"), int(k));
+    return ModelConfig{*fa, *fb, AccSpec{*acc, *r, *s}, t};
+  } catch (const TreeError &e) {
+    throw SchemaError(std::string("config.tree: ") + e.what());
+  }
+}
+
+json regionToJson(const Region &r) {
+  return json{{"xa", {r.xa.lo, r.xa.hi}}, {"xb", {r.xb.lo, r.xb.hi}}, {"e", {r.e.lo, r.e.hi}}};
+}
+
+Region regionFromJson(const json &j) {
+  if (!j.is_object()) throw SchemaError("region must be an object");
+  Region r;
+  auto rng = [&](const char *k, long lo, long hi) {
+    if (!j.contains(k)) throw SchemaError(std::string("region: missing '") + k + "'");
+    const json &v = j.at(k);
+    if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer())
+      throw SchemaError(std::string("region.") + k + " must be [lo, hi] integers");
+    json tmp = {{"lo", v[0]}, {"hi", v[1]}};
+    CodeRange c{int(getInt(tmp, "lo", lo, hi)), int(getInt(tmp, "hi", lo, hi))};
+    if (c.lo > c.hi) throw SchemaError(std::string("region.") + k + ": lo > hi");
+    return c;
+  };
+  r.xa = rng("xa", 0, kMaxCode);
+  r.xb = rng("xb", 0, kMaxCode);
+  r.e = rng("e", -kMaxCode, kMaxCode);
+  return r;
+}
+
+json guardToJson(const Guard &g) {
+  json a = json::array();
+  for (const Region &r : g.regions) a.push_back(regionToJson(r));
+  return a;
+}
+
+Guard guardFromJson(const json &j) {
+  if (!j.is_array()) throw SchemaError("guard must be a list of regions");
+  Guard g;
+  for (const json &r : j) g.regions.push_back(regionFromJson(r));
+  return g;
+}
+
+}  // namespace mxcert::certs

@@ -1,0 +1,39 @@
+// certs/config_json.h — configurations and guards as JSON (shared by the CLI, certificates,
+// the MLIR pass and GPU replay; depends on models only).
+#pragma once
+
+#include "models/guard.h"
+#include "models/placement.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace mxcert::certs {
+
+/// A JSON document that does not follow the expected schema; the message names the field.
+struct SchemaError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// {"a": "e2m1", "b": "e2m1", "acc": "f32", "round": "rne", "subnormals": "keep", "k": 2,
+///  "tree": "(0 1)"}
+nlohmann::json configToJson(const ModelConfig &cfg);
+/// Inverse of configToJson; throws SchemaError naming the offending field.
+ModelConfig configFromJson(const nlohmann::json &j);
+
+/// {"xa": [lo, hi], "xb": [lo, hi], "e": [lo, hi]}
+nlohmann::json regionToJson(const Region &r);
+/// Inverse of regionToJson (all three keys required; bounds checked); throws SchemaError.
+Region regionFromJson(const nlohmann::json &j);
+/// A list of regions.
+nlohmann::json guardToJson(const Guard &g);
+Guard guardFromJson(const nlohmann::json &j);
+
+/// Reads a required integer field in [lo, hi]; throws SchemaError.
+long getInt(const nlohmann::json &j, const std::string &key, long lo, long hi);
+/// Reads a required string field; throws SchemaError.
+std::string getString(const nlohmann::json &j, const std::string &key);
+
+}  // namespace mxcert::certs

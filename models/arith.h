@@ -1,0 +1,373 @@
+// models/arith.h — MX arithmetic as an exact integer state machine, generic over a domain.
+//
+// A value is a state (nan, inf, neg, N, X): NaN when nan; otherwise ±inf when inf; otherwise
+// the finite value (-1)^neg * N * 2^X with an integer N >= 0 (N == 0 is a signed zero). X is
+// an integer too, so scaling by 2^s is X + s and every value is exact: no rounding happens
+// anywhere except in roundAcc, which implements SPEC §3 exactly once.
+//
+// For specials, N and X carry no meaning (they are "don't care"); the concrete evaluator's
+// comparisons ignore them.
+#pragma once
+
+#include "models/domain.h"
+#include "models/formats.h"
+#include "models/select.h"
+
+#include <vector>
+
+namespace mxcert {
+
+/// The relations of SPEC §6.
+enum class Relation { Bitwise, Value };
+
+/// An exact value state (see file comment).
+template <class D> struct Val {
+  using Int = typename D::Int;
+  using Bool = typename D::Bool;
+  Bool nan, inf, neg;
+  Int N, X;
+
+  /// Field-wise if-then-else, used by Select.
+  static Val ite(D &d, const Bool &c, const Val &a, const Val &b) {
+    return Val{d.iteB(c, a.nan, b.nan), d.iteB(c, a.inf, b.inf), d.iteB(c, a.neg, b.neg),
+               d.ite(c, a.N, b.N), d.ite(c, a.X, b.X)};
+  }
+};
+
+/// The finite value (-1)^neg * N * 2^X.
+template <class D>
+Val<D> finiteVal(D &d, typename D::Bool neg, typename D::Int N, typename D::Int X) {
+  return Val<D>{d.litB(false), d.litB(false), neg, std::move(N), std::move(X)};
+}
+
+/// ±inf; X is kept as given so that symbolic states keep a uniform exponent term.
+template <class D> Val<D> infVal(D &d, typename D::Bool neg, typename D::Int X) {
+  return Val<D>{d.litB(false), d.litB(true), neg, d.lit(0), std::move(X)};
+}
+
+/// NaN (payloads are not modelled: all NaNs are one value).
+template <class D> Val<D> nanVal(D &d, typename D::Int X) {
+  return Val<D>{d.litB(true), d.litB(false), d.litB(false), d.lit(0), std::move(X)};
+}
+
+/// Whether v is finite.
+template <class D> typename D::Bool isFinite(D &d, const Val<D> &v) {
+  return d.land(d.lnot(v.nan), d.lnot(v.inf));
+}
+
+/// Whether v is a (signed) zero.
+template <class D> typename D::Bool isZero(D &d, const Val<D> &v) {
+  return d.land(isFinite(d, v), d.eq(v.N, d.lit(0)));
+}
+
+/// All values x can take: the domain's value set, else its range when at most `cap` long.
+/// Throws EncodingLimit when neither is small.
+template <class D>
+std::vector<Integer> enumValues(D &d, const typename D::Int &x, size_t cap = 512) {
+  if (auto vs = d.values(x)) return *vs;
+  Interval r = d.range(x);
+  if (r.hi - r.lo >= Integer(int64_t(cap)))
+    throw EncodingLimit("case split over " + (r.hi - r.lo + 1).str() + " values");
+  std::vector<Integer> out;
+  for (Integer v = r.lo; v <= r.hi; v += 1) out.push_back(v);
+  return out;
+}
+
+/// a * b. Linear when either side is a known constant; otherwise a case split over the
+/// values of the operand with fewer possible values.
+template <class D>
+typename D::Int mulInt(D &d, const typename D::Int &a, const typename D::Int &b) {
+  if (auto c = d.constant(a)) return d.mulc(b, *c);
+  if (auto c = d.constant(b)) return d.mulc(a, *c);
+  auto count = [&](const typename D::Int &x) -> Integer {
+    if (auto vs = d.values(x)) return Integer(int64_t(vs->size()));
+    Interval r = d.range(x);
+    return r.hi - r.lo + 1;
+  };
+  bool splitA = count(a) <= count(b);
+  const auto &s = splitA ? a : b;
+  const auto &o = splitA ? b : a;
+  Select<D, typename D::Int> sel(d);
+  for (const Integer &v : enumValues(d, s)) sel.when(d.eq(s, d.lit(v)), [&] { return d.mulc(o, v); });
+  return sel.result();
+}
+
+/// N * 2^k for a non-negative integer amount k (a case split when k is not constant).
+template <class D>
+typename D::Int shlVar(D &d, const typename D::Int &N, const typename D::Int &k) {
+  if (auto c = d.constant(k)) {
+    if (c->sign() < 0) throw std::logic_error("shlVar: negative shift");
+    return d.mulc(N, Integer::pow2(unsigned(c->toInt64())));
+  }
+  Select<D, typename D::Int> sel(d);
+  for (const Integer &v : enumValues(d, k)) {
+    if (v.sign() < 0) throw std::logic_error("shlVar: negative shift");
+    sel.when(d.eq(k, d.lit(v)), [&] { return d.mulc(N, Integer::pow2(unsigned(v.toInt64()))); });
+  }
+  return sel.result();
+}
+
+/// Decodes an element code (an integer in [0, 2^bits)) of format f, generically:
+/// sign bit, exponent field E and mantissa field M; significand = M (E == 0) or 2^m + M,
+/// exponent X = quantum + max(E - 1, 0); specials per SPEC §2.
+template <class D> Val<D> decodeElement(D &d, const ElementFormat &f, const typename D::Int &code) {
+  const Integer half = Integer::pow2(f.bits() - 1);
+  typename D::Bool neg = d.le(d.lit(half), code);
+  typename D::Int mag = d.sub(code, d.ite(neg, d.lit(half), d.lit(0)));
+  DivMod<typename D::Int> em = d.divPow2(mag, f.mbits);
+  typename D::Bool sub = d.eq(em.q, d.lit(0));
+  typename D::Int sig = d.ite(sub, em.r, d.add(em.r, d.lit(Integer::pow2(f.mbits))));
+  typename D::Int sh = d.ite(sub, d.lit(0), d.sub(em.q, d.lit(1)));
+  typename D::Int X = d.add(d.lit(f.quantumExp()), sh);
+  typename D::Bool nan = d.litB(false), inf = d.litB(false);
+  const Integer eOnes = Integer::pow2(f.ebits) - 1, mOnes = Integer::pow2(f.mbits) - 1;
+  if (f.specials == SpecialKind::NanOnlyMax) {
+    nan = d.land(d.eq(em.q, d.lit(eOnes)), d.eq(em.r, d.lit(mOnes)));
+  } else if (f.specials == SpecialKind::Ieee) {
+    typename D::Bool top = d.eq(em.q, d.lit(eOnes));
+    typename D::Bool mz = d.eq(em.r, d.lit(0));
+    inf = d.land(top, mz);
+    nan = d.land(top, d.lnot(mz));
+  }
+  return Val<D>{nan, inf, neg, sig, X};
+}
+
+/// The exact real product a * b (SPEC §3): NaN if either is NaN or inf meets zero; inf if
+/// either is inf; sign = xor of signs (also for zeros); magnitude N_a * N_b * 2^(X_a + X_b).
+template <class D> Val<D> mulExact(D &d, const Val<D> &a, const Val<D> &b) {
+  typename D::Bool za = isZero(d, a), zb = isZero(d, b);
+  typename D::Bool nan =
+      d.lor(d.lor(a.nan, b.nan), d.lor(d.land(a.inf, zb), d.land(b.inf, za)));
+  typename D::Bool inf = d.land(d.lnot(nan), d.lor(a.inf, b.inf));
+  return Val<D>{nan, inf, d.lxor(a.neg, b.neg), mulInt(d, a.N, b.N), d.add(a.X, b.X)};
+}
+
+/// The exact value 2^s * v (no rounding; specials unchanged).
+template <class D> Val<D> scaleExact(D &d, const Val<D> &v, const typename D::Int &s) {
+  return Val<D>{v.nan, v.inf, v.neg, v.N, d.add(v.X, s)};
+}
+
+/// The exact value +2^s.
+template <class D> Val<D> pow2Val(D &d, const typename D::Int &s) {
+  return finiteVal(d, d.litB(false), d.lit(1), s);
+}
+
+/// Re-expresses v with exponent `base` (N * 2^(X - base)) when X - base >= 0 provably; a
+/// value-preserving change of representation that lets symbolic sums share one exponent.
+/// The concrete domain needs no common exponent and skips it.
+template <class D> Val<D> rebase(D &d, const Val<D> &v, const typename D::Int &base) {
+  if constexpr (!D::kSymbolic) {
+    return v;
+  } else {
+    typename D::Int delta = d.sub(v.X, base);
+    if (d.range(delta).lo.sign() < 0) return v;
+    return Val<D>{v.nan, v.inf, v.neg, shlVar(d, v.N, delta), base};
+  }
+}
+
+/// Rounds the exact value v once into the accumulator (SPEC §3):
+///  * NaN, ±inf and ±0 are unchanged.
+///  * For N in [2^m, 2^(m+1)) the binade exponent is X + m. If X + m >= emin (normal), the
+///    result keeps p significant bits: drop s = m - p + 1 low bits of N. Otherwise
+///    (subnormal) the grid is 2^(emin - p + 1): drop s = emin - p + 1 - X bits.
+///  * Dropping s bits: N = q * 2^s + r; RNE rounds up when r > 2^(s-1), or r = 2^(s-1) and
+///    q is odd; RTZ never rounds up. The result is (q + up) * 2^s in units of 2^X.
+///  * Overflow: RNE gives ±inf when the rounded value reaches 2^(emax+1) (equivalently the
+///    exact value is >= (2 - 2^-p) 2^emax); RTZ gives ±(2^p - 1) 2^(emax - p + 1).
+///  * A result that rounds to zero keeps its sign. FTZ: a nonzero rounded result below
+///    2^emin becomes a zero of the same sign.
+/// Cases whose dropped bits are known zero (s <= tz(N)) are exact and need no division;
+/// cases the abstract ranges of N and X exclude are not generated at all.
+template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
+  using Int = typename D::Int;
+  using Bool = typename D::Bool;
+  const int p = acc.fmt.p, emin = acc.fmt.emin(), emax = acc.fmt.emax;
+  const bool rne = acc.rounding == Rounding::RNE;
+  const bool ftz = acc.subnormals == Subnormals::FTZ;
+  auto L = [&](const Integer &c) { return d.lit(c); };
+  auto I = [](int64_t c) { return Integer(c); };
+
+  Select<D, Val<D>> sel(d);
+  sel.when(d.lor(v.nan, v.inf), [&] { return v; });
+  sel.when(d.eq(v.N, L(0)), [&] { return v; });  // a zero keeps its sign
+  if (sel.done()) return sel.result();
+
+  const Interval nr = d.range(v.N);
+  const Interval xr = d.range(v.X);
+  const unsigned tz = d.tz(v.N);
+  const Bool neg = v.neg;
+
+  // The overflow result with the value's sign.
+  auto overflowed = [&]() -> Val<D> {
+    if (rne) return infVal(d, neg, v.X);
+    return finiteVal(d, neg, L(Integer::pow2(p) - 1), L(I(emax - p + 1)));
+  };
+  // Drop s >= 1 bits of N with the rounding mode: returns (q + up) * 2^s.
+  auto dropBits = [&](unsigned s) -> Int {
+    DivMod<Int> qr = d.divPow2(v.N, s);
+    if (!rne) return d.mulc(qr.q, Integer::pow2(s));
+    const Integer half = Integer::pow2(s - 1);
+    Bool above = d.lt(L(half), qr.r);
+    Bool tie = d.eq(qr.r, L(half));
+    Bool qOdd = d.eq(d.divPow2(qr.q, 1).r, L(1));
+    Bool up = d.lor(above, d.land(tie, qOdd));
+    return d.mulc(d.add(qr.q, d.ite(up, L(1), L(0))), Integer::pow2(s));
+  };
+
+  Integer nlo = max(nr.lo, Integer(1));
+  if (nr.hi.sign() <= 0) return sel.result();
+  for (unsigned m = nlo.msb(); m <= nr.hi.msb(); ++m) {
+    const Integer lo2 = Integer::pow2(m), hi2 = Integer::pow2(m + 1);
+    Bool inBinade = d.litB(true);
+    if (nr.lo < lo2) inBinade = d.land(inBinade, d.le(L(lo2), v.N));
+    if (nr.hi >= hi2) inBinade = d.land(inBinade, d.lt(v.N, L(hi2)));
+    if (d.known(inBinade) == std::optional<bool>(false)) continue;
+    const int64_t mi = int64_t(m);
+
+    // Normal binade: X >= emin - m.
+    if (xr.hi >= I(emin - mi)) {
+      Bool c = d.land(inBinade, d.le(L(I(emin - mi)), v.X));
+      sel.when(c, [&] {
+        const int64_t s = mi - p + 1;
+        Bool ovf = d.le(L(I(emax + 1 - mi)), v.X);  // exact value >= 2^(emax+1)
+        if (s <= int64_t(tz)) {
+          // Exact: N has at most p significant bits.
+          Select<D, Val<D>> o(d);
+          o.when(ovf, overflowed);
+          o.when(d.lnot(ovf), [&] { return v; });
+          return o.result();
+        }
+        Int nr2 = dropBits(unsigned(s));
+        if (rne) {
+          // Carry into the next binade at the top of the range also overflows.
+          Bool carry = d.eq(nr2, L(hi2));
+          ovf = d.lor(ovf, d.land(d.eq(v.X, L(I(emax - mi))), carry));
+        }
+        Select<D, Val<D>> o(d);
+        o.when(ovf, overflowed);
+        o.when(d.lnot(ovf), [&] { return finiteVal(d, neg, nr2, v.X); });
+        return o.result();
+      });
+    }
+
+    // Subnormal: X <= emin - m - 1; drop s(X) = emin - p + 1 - X bits.
+    const int64_t subTop = emin - mi - 1;        // largest subnormal X for this binade
+    if (xr.lo > I(subTop)) continue;
+    // Exact when s(X) <= tz, i.e. X >= emin - p + 1 - tz.
+    const int64_t exactLo = int64_t(emin) - p + 1 - int64_t(std::min<unsigned>(tz, 100000));
+    // Rounds to zero when s(X) >= m + 2, i.e. X <= emin - p - 1 - m.
+    const int64_t zeroHi = int64_t(emin) - p - 1 - mi;
+    auto zeroRes = [&] { return finiteVal(d, neg, L(0), v.X); };
+    if (exactLo <= subTop && xr.hi >= I(exactLo)) {
+      Bool c = d.land(inBinade, d.land(d.le(L(I(exactLo)), v.X), d.le(v.X, L(I(subTop)))));
+      sel.when(c, [&] { return ftz ? zeroRes() : v; });
+    }
+    if (xr.lo <= I(zeroHi)) {
+      Bool c = d.land(inBinade, d.le(v.X, L(I(zeroHi))));
+      sel.when(c, zeroRes);
+    }
+    const int64_t encLo = std::max<int64_t>(zeroHi + 1, xr.lo.fitsInt64() ? xr.lo.toInt64() : zeroHi + 1);
+    const int64_t encHi = std::min<int64_t>(std::min<int64_t>(subTop, exactLo - 1),
+                                            xr.hi.fitsInt64() ? xr.hi.toInt64() : subTop);
+    for (int64_t x = encLo; x <= encHi; ++x) {
+      Bool c = d.land(inBinade, d.eq(v.X, L(I(x))));
+      sel.when(c, [&] {
+        const unsigned s = unsigned(int64_t(emin) - p + 1 - x);  // in [tz + 1, m + 1]
+        Int nr2 = dropBits(s);
+        if (!ftz) return finiteVal(d, neg, nr2, v.X);
+        // FTZ: below 2^emin = 2^(emin - x) units becomes zero.
+        Bool tiny = d.lt(nr2, L(Integer::pow2(unsigned(int64_t(emin) - x))));
+        return finiteVal(d, neg, d.ite(tiny, L(0), nr2), v.X);
+      });
+    }
+  }
+  return sel.result();
+}
+
+/// The running state of an exact n-ary sum (SPEC §4): specials seen, whether every child so
+/// far is -0, and the exact signed sum S * 2^X of the finite children.
+template <class D> struct SumAcc {
+  using Int = typename D::Int;
+  using Bool = typename D::Bool;
+  Bool anyNaN, posInf, negInf, allNegZero;
+  Int S, X;
+
+  static SumAcc ite(D &d, const Bool &c, const SumAcc &a, const SumAcc &b) {
+    return SumAcc{d.iteB(c, a.anyNaN, b.anyNaN), d.iteB(c, a.posInf, b.posInf),
+                  d.iteB(c, a.negInf, b.negInf), d.iteB(c, a.allNegZero, b.allNegZero),
+                  d.ite(c, a.S, b.S), d.ite(c, a.X, b.X)};
+  }
+};
+
+/// The signed integer of a finite value (0 for specials).
+template <class D> typename D::Int signedN(D &d, const Val<D> &v) {
+  return d.ite(isFinite(d, v), d.ite(v.neg, d.neg(v.N), v.N), d.lit(0));
+}
+
+/// Brings A * 2^XA and B * 2^XB to a common exponent min(XA, XB): returns (A', B', Xmin).
+template <class D> struct Aligned {
+  typename D::Int A, B, X;
+  static Aligned ite(D &d, const typename D::Bool &c, const Aligned &a, const Aligned &b) {
+    return Aligned{d.ite(c, a.A, b.A), d.ite(c, a.B, b.B), d.ite(c, a.X, b.X)};
+  }
+};
+template <class D>
+Aligned<D> align(D &d, const typename D::Int &A, const typename D::Int &XA,
+                 const typename D::Int &B, const typename D::Int &XB) {
+  if (d.same(XA, XB)) return Aligned<D>{A, B, XA};
+  typename D::Int delta = d.sub(XA, XB);
+  auto arm = [&](const Integer &c) {
+    if (c.sign() >= 0)
+      return Aligned<D>{d.mulc(A, Integer::pow2(unsigned(c.toInt64()))), B, XB};
+    return Aligned<D>{A, d.mulc(B, Integer::pow2(unsigned((-c).toInt64()))), XA};
+  };
+  if (auto c = d.constant(delta)) return arm(*c);
+  Select<D, Aligned<D>> sel(d);
+  for (const Integer &c : enumValues(d, delta)) sel.when(d.eq(delta, d.lit(c)), [&] { return arm(c); });
+  return sel.result();
+}
+
+/// Starts a sum with its first child.
+template <class D> SumAcc<D> sumStart(D &d, const Val<D> &v) {
+  return SumAcc<D>{v.nan, d.land(v.inf, d.lnot(v.neg)), d.land(v.inf, v.neg),
+                   d.land(isZero(d, v), v.neg), signedN(d, v), v.X};
+}
+
+/// Adds one more child to a sum (exactly).
+template <class D> SumAcc<D> sumAdd(D &d, const SumAcc<D> &acc, const Val<D> &v) {
+  Aligned<D> al = align(d, acc.S, acc.X, signedN(d, v), v.X);
+  return SumAcc<D>{d.lor(acc.anyNaN, v.nan), d.lor(acc.posInf, d.land(v.inf, d.lnot(v.neg))),
+                   d.lor(acc.negInf, d.land(v.inf, v.neg)),
+                   d.land(acc.allNegZero, d.land(isZero(d, v), v.neg)), d.add(al.A, al.B), al.X};
+}
+
+/// The exact value of a finished sum: NaN if any child is NaN or +inf meets -inf; else an
+/// infinity if any; else S * 2^X, where an exact zero is -0 only if every child was -0.
+template <class D> Val<D> sumFinish(D &d, const SumAcc<D> &acc) {
+  typename D::Bool nan = d.lor(acc.anyNaN, d.land(acc.posInf, acc.negInf));
+  typename D::Bool inf = d.land(d.lnot(nan), d.lor(acc.posInf, acc.negInf));
+  typename D::Bool negS = d.lt(acc.S, d.lit(0));
+  typename D::Bool zeroS = d.eq(acc.S, d.lit(0));
+  typename D::Bool neg = d.iteB(inf, acc.negInf, d.lor(negS, d.land(zeroS, acc.allNegZero)));
+  return Val<D>{nan, inf, neg, d.ite(negS, d.neg(acc.S), acc.S), acc.X};
+}
+
+/// Whether two accumulator results are related (SPEC §6): same class; NaNs all equal;
+/// infinities of the same sign; finite values equal in magnitude and sign, where the value
+/// relation also equates +0 and -0.
+template <class D>
+typename D::Bool related(D &d, const Val<D> &r1, const Val<D> &r2, Relation rel) {
+  auto bothNaN = d.land(r1.nan, r2.nan);
+  auto notNaN = d.land(d.lnot(r1.nan), d.lnot(r2.nan));
+  auto sameSign = d.lnot(d.lxor(r1.neg, r2.neg));
+  auto sameInf = d.land(notNaN, d.land(d.land(r1.inf, r2.inf), sameSign));
+  Aligned<D> al = align(d, r1.N, r1.X, r2.N, r2.X);
+  auto valEq = d.eq(al.A, al.B);
+  auto fin = d.land(isFinite(d, r1), isFinite(d, r2));
+  auto signOk = sameSign;
+  if (rel == Relation::Value) signOk = d.lor(sameSign, d.eq(r1.N, d.lit(0)));
+  auto finRel = d.land(fin, d.land(valEq, signOk));
+  return d.lor(bothNaN, d.lor(sameInf, finRel));
+}
+
+}  // namespace mxcert

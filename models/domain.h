@@ -1,0 +1,93 @@
+// models/domain.h — the value domains the semantics is instantiated on.
+//
+// mxcert writes the MX state machine ONCE (arith.h, placement.h), generically over a
+// "domain" D that supplies integers and booleans. Two domains instantiate it:
+//   * ConcreteDomain (this file): D::Int is an exact Integer and D::Bool is bool. This is
+//     the reference evaluator.
+//   * smt::TermDomain (smt/term_domain.h): D::Int and D::Bool are terms of a QF_LIA formula,
+//     each with an abstract value (interval, known trailing zeros, small value sets), so the
+//     same code emits the solver encoding and prunes the cases the analysis rules out.
+//
+// A domain D provides (all members are required; `d` is a D&):
+//   using Int, Bool;                         value types
+//   static constexpr bool kSymbolic;         true for solver terms
+//   Int  d.lit(const Integer&)               integer constant
+//   Bool d.litB(bool)                        boolean constant
+//   Int  d.add(a, b), d.sub(a, b), d.neg(a)  exact integer arithmetic
+//   Int  d.mulc(a, const Integer& c)         multiplication by a constant (linear)
+//   Bool d.eq(a, b), d.lt(a, b), d.le(a, b)  comparisons
+//   Bool d.land(a, b), d.lor(a, b), d.lnot(a), d.lxor(a, b)
+//   Int  d.ite(Bool, Int, Int); Bool d.iteB(Bool, Bool, Bool)
+//   DivMod<Int> d.divPow2(x, j)              q = floor(x / 2^j), r = x - q * 2^j in [0, 2^j)
+//   Interval d.range(x)                      sound bounds on x (exact for concrete values)
+//   unsigned d.tz(x)                         x is a multiple of 2^tz (tz <= 4096 cap for 0)
+//   std::optional<bool> d.known(Bool)        the value when the analysis knows it
+//   std::optional<Integer> d.constant(Int)   the value when the analysis knows it
+//   std::optional<std::vector<Integer>> d.values(Int)  all possible values when few
+//   bool d.same(a, b)                        a and b are provably the same integer
+// Multiplication of two non-constant integers is not linear; arith.h performs it by a case
+// split over the values of the operand with fewer possible values (see mulInt).
+#pragma once
+
+#include "models/integer.h"
+
+#include <optional>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace mxcert {
+
+/// Closed integer interval [lo, hi].
+struct Interval {
+  Integer lo, hi;
+  bool contains(const Integer &v) const { return lo <= v && v <= hi; }
+  bool isSingleton() const { return lo == hi; }
+};
+
+/// Quotient and remainder of a division by a power of two.
+template <class Int> struct DivMod {
+  Int q;  ///< floor(x / 2^j)
+  Int r;  ///< x - q * 2^j, in [0, 2^j)
+};
+
+/// Thrown by the generic code when a symbolic case split would exceed its size cap (for
+/// example a shift by an amount with thousands of possible values). The caller narrows the
+/// query (smaller exponent interval) and retries; it never indicates a wrong result.
+struct EncodingLimit : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The reference domain: exact integers and booleans.
+struct ConcreteDomain {
+  using Int = Integer;
+  using Bool = bool;
+  static constexpr bool kSymbolic = false;
+
+  Int lit(const Integer &v) const { return v; }
+  Bool litB(bool b) const { return b; }
+  Int add(const Int &a, const Int &b) const { return a + b; }
+  Int sub(const Int &a, const Int &b) const { return a - b; }
+  Int neg(const Int &a) const { return -a; }
+  Int mulc(const Int &a, const Integer &c) const { return a * c; }
+  Bool eq(const Int &a, const Int &b) const { return a == b; }
+  Bool lt(const Int &a, const Int &b) const { return a < b; }
+  Bool le(const Int &a, const Int &b) const { return a <= b; }
+  Bool land(Bool a, Bool b) const { return a && b; }
+  Bool lor(Bool a, Bool b) const { return a || b; }
+  Bool lnot(Bool a) const { return !a; }
+  Bool lxor(Bool a, Bool b) const { return a != b; }
+  Int ite(Bool c, const Int &a, const Int &b) const { return c ? a : b; }
+  Bool iteB(Bool c, Bool a, Bool b) const { return c ? a : b; }
+  DivMod<Int> divPow2(const Int &x, unsigned j) const { return {x >> j, x.lowBits(j)}; }
+  Interval range(const Int &x) const { return {x, x}; }
+  unsigned tz(const Int &x) const { return x.isZero() ? 4096u : x.trailingZeros(); }
+  std::optional<bool> known(Bool b) const { return b; }
+  std::optional<Integer> constant(const Int &x) const { return x; }
+  std::optional<std::vector<Integer>> values(const Int &x) const {
+    return std::vector<Integer>{x};
+  }
+  bool same(const Int &a, const Int &b) const { return a == b; }
+};
+
+}  // namespace mxcert

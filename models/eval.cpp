@@ -1,0 +1,149 @@
+// models/eval.cpp — the reference evaluator and IEEE encodings.
+#include "models/eval.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace mxcert {
+
+std::vector<CVal> decodeElements(const ElementFormat &f, const std::vector<unsigned> &codes) {
+  ConcreteDomain d;
+  std::vector<CVal> out;
+  out.reserve(codes.size());
+  for (unsigned c : codes) {
+    if (c >= f.numCodes())
+      throw std::invalid_argument("element code " + std::to_string(c) + " out of range for " + f.name);
+    out.push_back(decodeElement(d, f, Integer(int64_t(c))));
+  }
+  return out;
+}
+
+std::vector<CVal> evaluatePlacements(const ModelConfig &cfg, const std::vector<Placement> &ps,
+                                     const ConcreteInput &in) {
+  if (in.a.size() != size_t(cfg.k()) || in.b.size() != size_t(cfg.k()))
+    throw std::invalid_argument("expected " + std::to_string(cfg.k()) + " elements per operand");
+  if (in.xa > 255 || in.xb > 255) throw std::invalid_argument("scale code out of range 0..255");
+  ConcreteDomain d;
+  BlockInput<ConcreteDomain> bi{decodeElements(cfg.a, in.a), decodeElements(cfg.b, in.b),
+                                Integer(int64_t(in.xa)), Integer(int64_t(in.xb))};
+  std::vector<CVal> out;
+  out.reserve(ps.size());
+  for (Placement p : ps) out.push_back(evalPlacement(d, p, cfg, bi));
+  return out;
+}
+
+CVal evaluatePlacement(const ModelConfig &cfg, Placement p, const ConcreteInput &in) {
+  return evaluatePlacements(cfg, {p}, in)[0];
+}
+
+bool isRelated(const CVal &r1, const CVal &r2, Relation rel) {
+  ConcreteDomain d;
+  return related(d, r1, r2, rel);
+}
+
+int valueClass(const CVal &v) { return v.nan ? 2 : (v.inf ? 1 : 0); }
+
+uint64_t encodeBits(const CVal &v, const AccFormat &f) {
+  const unsigned w = f.expBits();
+  const unsigned fracBits = unsigned(f.p - 1);
+  const uint64_t signBit = uint64_t(1) << (f.bits() - 1);
+  const uint64_t expMask = ((uint64_t(1) << w) - 1) << fracBits;
+  if (v.nan) return expMask | (uint64_t(1) << (fracBits - 1));
+  uint64_t s = v.neg ? signBit : 0;
+  if (v.inf) return s | expMask;
+  if (v.N.isZero()) return s;
+  const int64_t m = v.N.msb();
+  const int64_t X = v.X.toInt64();
+  const int64_t E = X + m;
+  if (E > f.emax) throw std::logic_error("encodeBits: value above the format's range");
+  Integer sig;
+  uint64_t biased;
+  // sig = N * 2^(X - q) for the quantum q of the value's binade.
+  const int64_t q = E >= f.emin() ? E - (f.p - 1) : int64_t(f.quantumExp());
+  biased = E >= f.emin() ? uint64_t(E + f.emax) : 0;
+  if (X >= q) {
+    sig = v.N << unsigned(X - q);
+  } else {
+    unsigned sh = unsigned(q - X);
+    if (!v.N.lowBits(sh).isZero()) throw std::logic_error("encodeBits: value not representable");
+    sig = v.N >> sh;
+  }
+  uint64_t sigBits = uint64_t(sig.toInt64());
+  if (biased) sigBits -= uint64_t(1) << fracBits;  // drop the hidden bit
+  return s | (biased << fracBits) | sigBits;
+}
+
+CVal decodeBits(uint64_t bits, const AccFormat &f) {
+  ConcreteDomain d;
+  const unsigned w = f.expBits();
+  const unsigned fracBits = unsigned(f.p - 1);
+  bool neg = (bits >> (f.bits() - 1)) & 1u;
+  uint64_t ex = (bits >> fracBits) & ((uint64_t(1) << w) - 1);
+  uint64_t frac = bits & ((uint64_t(1) << fracBits) - 1);
+  if (ex == (uint64_t(1) << w) - 1) {
+    if (frac) return nanVal(d, Integer(0));
+    return infVal(d, neg, Integer(0));
+  }
+  if (ex == 0) return finiteVal(d, neg, Integer::fromU64(frac), Integer(int64_t(f.quantumExp())));
+  return finiteVal(d, neg, Integer::fromU64(frac | (uint64_t(1) << fracBits)),
+                   Integer(int64_t(ex) - f.emax - int64_t(fracBits)));
+}
+
+std::string hexBits(uint64_t bits, const AccFormat &f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%0*llX", int(f.bits() / 4), static_cast<unsigned long long>(bits));
+  return buf;
+}
+
+double toDouble(const CVal &v) {
+  if (v.nan) return std::nan("");
+  if (v.inf) return v.neg ? -HUGE_VAL : HUGE_VAL;
+  double m = v.N.toDouble();  // exact: N has at most 53 significant bits for our formats
+  double r = std::ldexp(m, int(v.X.toInt64()));
+  return v.neg ? -r : r;
+}
+
+std::string toDecimal(const CVal &v, const AccFormat &f) {
+  if (v.nan) return "nan";
+  if (v.inf) return v.neg ? "-inf" : "inf";
+  char buf[64];
+  double x = toDouble(v);
+  std::to_chars_result res;
+  if (f.p <= 24)
+    res = std::to_chars(buf, buf + sizeof buf, static_cast<float>(x));  // exact: fits in float
+  else
+    res = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, res.ptr);
+}
+
+CVal canonical(const CVal &v) {
+  CVal c = v;
+  if (c.nan) return CVal{true, false, false, Integer(0), Integer(0)};
+  if (c.inf) return CVal{false, true, c.neg, Integer(0), Integer(0)};
+  if (c.N.isZero()) {
+    c.X = Integer(0);
+    return c;
+  }
+  unsigned tz = c.N.trailingZeros();
+  if (tz) {
+    c.N = c.N >> tz;
+    c.X = c.X + Integer(int64_t(tz));
+  }
+  return c;
+}
+
+bool sameState(const CVal &a, const CVal &b) {
+  CVal x = canonical(a), y = canonical(b);
+  return x.nan == y.nan && x.inf == y.inf && x.neg == y.neg && x.N == y.N && x.X == y.X;
+}
+
+size_t hashState(const CVal &v) {
+  CVal c = canonical(v);
+  size_t h = c.N.hash() ^ (c.X.hash() * 31);
+  h ^= (size_t(c.nan) << 1) | (size_t(c.inf) << 2) | (size_t(c.neg) << 3);
+  return h;
+}
+
+}  // namespace mxcert

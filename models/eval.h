@@ -1,0 +1,59 @@
+// models/eval.h — the reference evaluator: the generic semantics on exact integers, plus
+// conversions between exact accumulator values and their IEEE bit patterns.
+#pragma once
+
+#include "models/placement.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mxcert {
+
+/// A concrete exact value (see Val in arith.h).
+using CVal = Val<ConcreteDomain>;
+
+/// Concrete inputs of one block: element codes and scale codes.
+struct ConcreteInput {
+  std::vector<unsigned> a, b;  ///< element codes, k each
+  unsigned xa = 127, xb = 127; ///< scale codes, 0..255
+};
+
+/// Decodes element codes into exact values (the generic decoder on concrete integers).
+std::vector<CVal> decodeElements(const ElementFormat &f, const std::vector<unsigned> &codes);
+
+/// Evaluates the given placements on one input. Preconditions (checked, std::invalid_argument):
+/// k codes per operand, codes in range, scale codes in 0..255.
+std::vector<CVal> evaluatePlacements(const ModelConfig &cfg, const std::vector<Placement> &ps,
+                                     const ConcreteInput &in);
+/// Evaluates one placement.
+CVal evaluatePlacement(const ModelConfig &cfg, Placement p, const ConcreteInput &in);
+
+/// Whether two concrete results are related (SPEC §6).
+bool isRelated(const CVal &r1, const CVal &r2, Relation rel);
+
+/// The value class for printing and hashing: 0 finite, 1 inf, 2 NaN.
+int valueClass(const CVal &v);
+
+/// The IEEE bit pattern of an accumulator value (which must be representable in `f`). NaN is
+/// the canonical quiet NaN (0x7FC00000 for f32). Throws std::logic_error if not representable.
+uint64_t encodeBits(const CVal &v, const AccFormat &f);
+/// The exact value of an IEEE bit pattern of format `f`.
+CVal decodeBits(uint64_t bits, const AccFormat &f);
+/// "0x" followed by the bit pattern in hex, zero-padded to the format's width.
+std::string hexBits(uint64_t bits, const AccFormat &f);
+/// The shortest decimal string that identifies the value in format `f` ("nan", "inf",
+/// "-inf", "-0", "1.5", "1e-45", ...).
+std::string toDecimal(const CVal &v, const AccFormat &f);
+/// The value as a double (exact for f32, bf16, f16, f64 values).
+double toDouble(const CVal &v);
+
+/// A canonical form for hashing and equality of concrete states: specials have N = X = 0
+/// (and NaN has neg = false); zeros have X = 0; nonzero N is odd.
+CVal canonical(const CVal &v);
+/// Exact equality of canonical states (same class, sign, N, X).
+bool sameState(const CVal &a, const CVal &b);
+/// Hash of a state (canonicalizes first).
+size_t hashState(const CVal &v);
+
+}  // namespace mxcert

@@ -1,0 +1,38 @@
+// models/placement.cpp — names of placements and relations.
+#include "models/placement.h"
+
+namespace mxcert {
+
+const char *toString(Placement p) {
+  switch (p) {
+  case Placement::Pre: return "pre";
+  case Placement::Post: return "post";
+  case Placement::Dequant: return "dequant";
+  case Placement::Post2: return "post2";
+  }
+  return "?";
+}
+
+std::optional<Placement> parsePlacement(const std::string &s) {
+  for (Placement p : allPlacements())
+    if (s == toString(p)) return p;
+  return std::nullopt;
+}
+
+const std::vector<Placement> &allPlacements() {
+  static const std::vector<Placement> kAll = {Placement::Pre, Placement::Post, Placement::Dequant,
+                                              Placement::Post2};
+  return kAll;
+}
+
+bool dependsOnEOnly(Placement p) { return p == Placement::Pre || p == Placement::Post; }
+
+const char *toString(Relation r) { return r == Relation::Bitwise ? "bitwise" : "value"; }
+
+std::optional<Relation> parseRelation(const std::string &s) {
+  if (s == "bitwise") return Relation::Bitwise;
+  if (s == "value") return Relation::Value;
+  return std::nullopt;
+}
+
+}  // namespace mxcert

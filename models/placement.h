@@ -1,0 +1,137 @@
+// models/placement.h — the four scale placements of SPEC §5, generic over the domain.
+//
+// With scale codes xa, xb (sa = xa - 127, sb = xb - 127, e = sa + sb), element pairs
+// (a_i, b_i), exact products t_i = a_i * b_i and rnd the accumulator rounding:
+//   pre     R = Tree(rnd(2^e t_i))
+//   post    D = Tree(rnd(t_i)),  R = rnd(2^e D)
+//   dequant A_i = rnd(2^sa a_i), B_i = rnd(2^sb b_i), R = Tree(rnd(A_i B_i))
+//   post2   S_a = rnd(2^sa), S_b = rnd(2^sb), R = rnd(rnd(D S_a) S_b)
+// and if xa or xb is 255 every placement gives NaN.
+#pragma once
+
+#include "models/arith.h"
+#include "models/tree.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mxcert {
+
+/// A scale placement (SPEC §5).
+enum class Placement { Pre, Post, Dequant, Post2 };
+
+/// "pre", "post", "dequant", "post2".
+const char *toString(Placement p);
+/// Parses a placement name; nullopt when unknown.
+std::optional<Placement> parsePlacement(const std::string &s);
+/// All placements in SPEC order.
+const std::vector<Placement> &allPlacements();
+/// Whether the placement's result depends on the scale codes only through e = sa + sb.
+bool dependsOnEOnly(Placement p);
+/// Relation names.
+const char *toString(Relation r);
+std::optional<Relation> parseRelation(const std::string &s);
+
+/// Everything that fixes the arithmetic of one MX block dot product: element formats, the
+/// accumulator with its options, and the reduction tree (k = tree.k()).
+struct ModelConfig {
+  ElementFormat a;
+  ElementFormat b;
+  AccSpec acc;
+  Tree tree;
+  int k() const { return tree.k(); }
+};
+
+/// The inputs of one block: decoded elements and the two scale codes (0..255).
+template <class D> struct BlockInput {
+  std::vector<Val<D>> a, b;
+  typename D::Int xa, xb;
+};
+
+/// Evaluates `tree` over leaf values: each inner node rounds the exact sum of its children.
+template <class D>
+Val<D> evalTree(D &d, const Tree &tree, const std::vector<Val<D>> &leaves, const AccSpec &acc) {
+  std::vector<Val<D>> val;
+  val.reserve(tree.nodes().size());
+  for (const Tree::Node &n : tree.nodes()) {
+    if (n.leaf >= 0) {
+      val.push_back(leaves[size_t(n.leaf)]);
+      continue;
+    }
+    SumAcc<D> s = sumStart(d, val[size_t(n.children[0])]);
+    for (size_t i = 1; i < n.children.size(); ++i) s = sumAdd(d, s, val[size_t(n.children[i])]);
+    val.push_back(roundAcc(d, sumFinish(d, s), acc));
+  }
+  return val.back();
+}
+
+/// The scale quantities of one code pair: sa = xa - 127, sb = xb - 127, e = sa + sb, and
+/// whether either code is 255 (NaN).
+template <class D> struct Scales {
+  typename D::Int sa, sb, e;
+  typename D::Bool codeNaN;
+};
+
+/// The scales of the codes xa, xb.
+template <class D>
+Scales<D> makeScales(D &d, const typename D::Int &xa, const typename D::Int &xb) {
+  typename D::Int sa = d.sub(xa, d.lit(127)), sb = d.sub(xb, d.lit(127));
+  return Scales<D>{sa, sb, d.add(sa, sb), d.lor(d.eq(xa, d.lit(255)), d.eq(xb, d.lit(255)))};
+}
+
+/// The value placement p feeds into its tree for the element pair (a, b):
+///   pre: rnd(2^e a b); post, post2: rnd(a b); dequant: rnd(rnd(2^sa a) rnd(2^sb b)).
+/// The result is expressed with the exponent the leaves share (rebase) when possible.
+template <class D>
+Val<D> placementLeaf(D &d, Placement p, const ModelConfig &cfg, const Val<D> &a, const Val<D> &b,
+                     const Scales<D> &s) {
+  const int qab = cfg.a.quantumExp() + cfg.b.quantumExp();
+  switch (p) {
+  case Placement::Pre:
+    return rebase(d, roundAcc(d, scaleExact(d, mulExact(d, a, b), s.e), cfg.acc),
+                  d.add(s.e, d.lit(qab)));
+  case Placement::Post:
+  case Placement::Post2:
+    return rebase(d, roundAcc(d, mulExact(d, a, b), cfg.acc), d.lit(qab));
+  case Placement::Dequant: {
+    Val<D> A = roundAcc(d, scaleExact(d, a, s.sa), cfg.acc);
+    Val<D> B = roundAcc(d, scaleExact(d, b, s.sb), cfg.acc);
+    return rebase(d, roundAcc(d, mulExact(d, A, B), cfg.acc), d.add(s.e, d.lit(qab)));
+  }
+  }
+  throw std::logic_error("placement");
+}
+
+/// The step placement p applies to its tree's result T:
+///   pre, dequant: T; post: rnd(2^e T); post2: rnd(rnd(T rnd(2^sa)) rnd(2^sb)).
+/// Code 255 on either side gives NaN.
+template <class D>
+Val<D> placementRoot(D &d, Placement p, const ModelConfig &cfg, const Val<D> &T,
+                     const Scales<D> &s) {
+  Val<D> r = T;
+  if (p == Placement::Post) {
+    r = roundAcc(d, scaleExact(d, T, s.e), cfg.acc);
+  } else if (p == Placement::Post2) {
+    Val<D> Sa = roundAcc(d, pow2Val(d, s.sa), cfg.acc);
+    Val<D> Sb = roundAcc(d, pow2Val(d, s.sb), cfg.acc);
+    r = roundAcc(d, mulExact(d, roundAcc(d, mulExact(d, T, Sa), cfg.acc), Sb), cfg.acc);
+  }
+  Select<D, Val<D>> sel(d);
+  sel.when(s.codeNaN, [&] { return nanVal(d, r.X); });
+  sel.when(d.lnot(s.codeNaN), [&] { return r; });
+  return sel.result();
+}
+
+/// R for placement p on one block (SPEC §5): root(Tree(leaf(a_i, b_i))).
+template <class D>
+Val<D> evalPlacement(D &d, Placement p, const ModelConfig &cfg, const BlockInput<D> &in) {
+  Scales<D> s = makeScales(d, in.xa, in.xb);
+  std::vector<Val<D>> leaves;
+  leaves.reserve(size_t(cfg.k()));
+  for (int i = 0; i < cfg.k(); ++i)
+    leaves.push_back(placementLeaf(d, p, cfg, in.a[size_t(i)], in.b[size_t(i)], s));
+  return placementRoot(d, p, cfg, evalTree(d, cfg.tree, leaves, cfg.acc), s);
+}
+
+}  // namespace mxcert

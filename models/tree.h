@@ -1,0 +1,69 @@
+// models/tree.h — reduction trees over k terms (SPEC §4).
+//
+// A tree's leaves are the term indices 0..k-1, each exactly once, in any order. Every inner
+// node has two or more children and computes ONE rounding of the exact sum of its children.
+// Named trees: seq = ((t0 + t1) + t2) + ..., pairwise = balanced (a range of n leaves splits
+// into its first ceil(n/2) leaves and the rest), fused = one node over all k leaves.
+// Explicit trees are S-expressions of leaf indices: "((0 1) (2 3))", "(0 1 2 3)", "0" (k=1).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mxcert {
+
+/// The largest block size k the tool accepts.
+constexpr int kMaxK = 64;
+
+/// A parse or validation error with the offending position (0-based character offset, or -1
+/// when the problem is not at one character).
+struct TreeError : std::runtime_error {
+  TreeError(const std::string &msg, int pos) : std::runtime_error(msg), pos(pos) {}
+  int pos;
+};
+
+/// A reduction tree. Nodes are stored children-before-parents; the root is the last node.
+class Tree {
+public:
+  struct Node {
+    int leaf = -1;              ///< term index for a leaf, -1 for an inner node
+    std::vector<int> children;  ///< node indices of the children (inner nodes)
+  };
+
+  /// The tree for a name (seq, pairwise, fused) or an S-expression, checked against k.
+  /// Throws TreeError naming the problem (and the character, for syntax errors).
+  static Tree parse(const std::string &text, int k);
+  /// seq over k leaves.
+  static Tree seq(int k);
+  /// pairwise over k leaves.
+  static Tree pairwise(int k);
+  /// fused over k leaves (k >= 2; for k = 1 the single leaf).
+  static Tree fused(int k);
+
+  /// Number of leaves.
+  int k() const { return k_; }
+  const std::vector<Node> &nodes() const { return nodes_; }
+  int root() const { return int(nodes_.size()) - 1; }
+  /// Whether every inner node has exactly two children.
+  bool isBinary() const;
+  /// The canonical S-expression ("((0 1) 2)"; "0" for a single leaf).
+  std::string sexpr() const;
+  /// Number of leaves under each node.
+  std::vector<int> leafCounts() const;
+  /// The largest number of leaves under a non-root inner node (0 if there is none).
+  int maxNonRootLeaves() const;
+  /// Depth of the tree (a leaf has depth 0).
+  int depth() const;
+
+  bool operator==(const Tree &o) const { return sexpr() == o.sexpr(); }
+
+private:
+  int addLeaf(int i);
+  int addInner(std::vector<int> children);
+  std::string sexprOf(int node) const;
+  int k_ = 0;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace mxcert

@@ -1,0 +1,49 @@
+// src/cli/main.cpp — the `mxcert` command: dispatch and error handling.
+#include "src/cli/commands.h"
+#include "src/cli/options.h"
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+namespace {
+
+const char *kUsageText =
+    "usage: mxcert <command> [options]\n"
+    "commands:\n"
+    "  eval    evaluate placements on concrete inputs (reference evaluator)\n"
+    "  table   the exact agree set of two placements over all scale-code pairs\n"
+    "common options: --a FMT --b FMT | --format mxfp4|mxfp6|mxfp8, --acc f32|bf16|f16|f64,\n"
+    "  --round rne|rtz, --subnormals keep|ftz, --k K, --tree seq|pairwise|fused|SEXPR,\n"
+    "  --relation bitwise|value, --json, -o FILE\n"
+    "see README.md and docs/cli.md for details\n";
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  using namespace mxcert::cli;
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    std::fputs(kUsageText, argc < 2 ? stderr : stdout);
+    return argc < 2 ? kUsage : kOk;
+  }
+  std::string cmd = argv[1];
+  try {
+    if (cmd == "eval") return cmdEval(argc, argv);
+    if (cmd == "table") return cmdTable(argc, argv);
+    if (cmd == "--version" || cmd == "version") {
+      std::printf("mxcert %s\n", MXCERT_VERSION);
+      return kOk;
+    }
+    throw UsageError("unknown command '" + cmd + "' (try mxcert --help)");
+  } catch (const UsageError &e) {
+    std::fprintf(stderr, "mxcert: error: %s\n", e.what());
+    return kUsage;
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "mxcert: unknown: out of memory\n");
+    return kUnknown;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "mxcert: internal error: %s\n", e.what());
+    return 70;
+  }
+}

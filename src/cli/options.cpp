@@ -1,0 +1,163 @@
+// src/cli/options.cpp — command-line parsing shared by the mxcert subcommands.
+#include "src/cli/options.h"
+
+#include "models/value_io.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+namespace mxcert::cli {
+
+Args::Args(int argc, char **argv, int first, const std::set<std::string> &flags,
+           const std::set<std::string> &valued) {
+  for (int i = first; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
+      std::string name = a.substr(2), value;
+      bool hasValue = false;
+      size_t eq = name.find('=');
+      if (eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+        hasValue = true;
+      }
+      if (flags.count(name)) {
+        if (hasValue) throw UsageError("option --" + name + " takes no value");
+        flags_.insert(name);
+        continue;
+      }
+      if (!valued.count(name)) throw UsageError("unknown option --" + name);
+      if (!hasValue) {
+        if (i + 1 >= argc) throw UsageError("option --" + name + " needs a value");
+        value = argv[++i];
+      }
+      if (values_.count(name)) throw UsageError("option --" + name + " given twice");
+      values_[name] = value;
+    } else if (a == "-o") {
+      if (i + 1 >= argc) throw UsageError("option -o needs a file name");
+      if (values_.count("o")) throw UsageError("option -o given twice");
+      values_["o"] = argv[++i];
+    } else if (a.size() > 1 && a[0] == '-' && !(a.size() > 1 && (std::isdigit(static_cast<unsigned char>(a[1])) || a[1] == '.'))) {
+      throw UsageError("unknown option " + a);
+    } else {
+      pos_.push_back(a);
+    }
+  }
+}
+
+std::optional<std::string> Args::get(const std::string &name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string Args::get(const std::string &name, const std::string &dflt) const {
+  auto v = get(name);
+  return v ? *v : dflt;
+}
+
+std::string Args::require(const std::string &name) const {
+  auto v = get(name);
+  if (!v) throw UsageError("missing --" + name);
+  return *v;
+}
+
+const std::set<std::string> &configOptions() {
+  static const std::set<std::string> kOpts = {"a", "b", "format", "acc", "round", "subnormals",
+                                              "k", "tree"};
+  return kOpts;
+}
+
+namespace {
+ElementFormat elementOpt(const std::string &name, const std::string &v) {
+  auto f = findElementFormat(v);
+  if (!f)
+    throw UsageError("unknown element format '" + v + "' for --" + name +
+                     " (expected e2m1, e2m3, e3m2, e4m3 or e5m2)");
+  return *f;
+}
+}  // namespace
+
+ModelConfig parseConfig(const Args &args) {
+  std::string a, b;
+  if (auto f = args.get("format")) {
+    if (args.get("a") || args.get("b")) throw UsageError("--format and --a/--b are exclusive");
+    if (*f == "mxfp4")
+      a = b = "e2m1";
+    else if (*f == "mxfp6")
+      a = b = "e2m3";
+    else if (*f == "mxfp8")
+      a = b = "e4m3";
+    else
+      throw UsageError("unknown --format '" + *f + "' (expected mxfp4, mxfp6 or mxfp8)");
+  } else {
+    if (!args.get("a") && !args.get("b")) throw UsageError("missing --a/--b (or --format)");
+    a = args.get("a", args.get("b", ""));
+    b = args.get("b", a);
+  }
+  ElementFormat fa = elementOpt("a", a), fb = elementOpt("b", b);
+  std::string accName = args.get("acc", "f32");
+  auto acc = findAccFormat(accName);
+  if (!acc) throw UsageError("unknown accumulator '" + accName + "' (expected f32, bf16, f16 or f64)");
+  AccSpec spec{*acc};
+  std::string r = args.get("round", "rne");
+  auto rr = parseRounding(r);
+  if (!rr) throw UsageError("unknown --round '" + r + "' (expected rne or rtz)");
+  spec.rounding = *rr;
+  std::string s = args.get("subnormals", "keep");
+  auto ss = parseSubnormals(s);
+  if (!ss) throw UsageError("unknown --subnormals '" + s + "' (expected keep or ftz)");
+  spec.subnormals = *ss;
+  long k;
+  try {
+    k = parseIntIn(args.require("k"), 1, kMaxK, "--k");
+  } catch (const ValueError &e) {
+    throw UsageError(e.what());
+  }
+  std::string treeText = args.get("tree", "seq");
+  try {
+    Tree t = Tree::parse(treeText, int(k));
+    return ModelConfig{fa, fb, spec, t};
+  } catch (const TreeError &e) {
+    throw UsageError(std::string("--tree: ") + e.what());
+  }
+}
+
+Placement parsePlacementOpt(const Args &args, const std::string &name, Placement dflt) {
+  auto v = args.get(name);
+  if (!v) return dflt;
+  auto p = parsePlacement(*v);
+  if (!p)
+    throw UsageError("unknown placement '" + *v + "' for --" + name +
+                     " (expected pre, post, dequant or post2)");
+  return *p;
+}
+
+Relation parseRelationOpt(const Args &args) {
+  std::string v = args.get("relation", "bitwise");
+  auto r = parseRelation(v);
+  if (!r) throw UsageError("unknown --relation '" + v + "' (expected bitwise or value)");
+  return *r;
+}
+
+std::string describe(const ModelConfig &cfg) {
+  return "a=" + cfg.a.name + " b=" + cfg.b.name + " acc=" + cfg.acc.fmt.name +
+         " round=" + toString(cfg.acc.rounding) + " subnormals=" + toString(cfg.acc.subnormals) +
+         " k=" + std::to_string(cfg.k()) + " tree=" + cfg.tree.sexpr();
+}
+
+void emit(const Args &args, const std::string &text) {
+  auto out = args.get("o");
+  if (!out) {
+    std::cout << text;
+    std::cout.flush();
+    return;
+  }
+  std::ofstream f(*out, std::ios::binary);
+  if (!f) throw UsageError("cannot write '" + *out + "'");
+  f << text;
+  if (!f) throw UsageError("error writing '" + *out + "'");
+}
+
+}  // namespace mxcert::cli

@@ -1,0 +1,59 @@
+// src/cli/options.h — command-line parsing shared by the mxcert subcommands.
+#pragma once
+
+#include "models/placement.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mxcert::cli {
+
+/// Bad usage or bad input: printed as one line, exit code 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A parsed command line: --name value options, --flags and positional arguments.
+class Args {
+public:
+  /// Parses argv[first..]. `flags` are options without a value; `valued` take one value
+  /// (as the next argument or after '='). Anything else starting with "--" is an error.
+  Args(int argc, char **argv, int first, const std::set<std::string> &flags,
+       const std::set<std::string> &valued);
+
+  bool flag(const std::string &name) const { return flags_.count(name) != 0; }
+  std::optional<std::string> get(const std::string &name) const;
+  std::string get(const std::string &name, const std::string &dflt) const;
+  /// The value of a required option; UsageError when absent.
+  std::string require(const std::string &name) const;
+  const std::vector<std::string> &positional() const { return pos_; }
+
+private:
+  std::set<std::string> flags_;
+  std::map<std::string, std::string> values_;
+  std::vector<std::string> pos_;
+};
+
+/// The option names of a configuration (for Args' `valued` set).
+const std::set<std::string> &configOptions();
+
+/// Builds the configuration from --a/--b/--format, --acc, --round, --subnormals, --k, --tree.
+/// Throws UsageError naming the problem.
+ModelConfig parseConfig(const Args &args);
+
+/// A placement option (--lhs/--rhs) with a default.
+Placement parsePlacementOpt(const Args &args, const std::string &name, Placement dflt);
+/// --relation (default bitwise).
+Relation parseRelationOpt(const Args &args);
+
+/// "a=e2m1 b=e2m1 acc=f32 round=rne subnormals=keep k=2 tree=(0 1)".
+std::string describe(const ModelConfig &cfg);
+
+/// Writes `text` to the file named by -o (or stdout when absent). UsageError if unwritable.
+void emit(const Args &args, const std::string &text);
+
+}  // namespace mxcert::cli

@@ -1,0 +1,510 @@
+// src/engine/exhaustive.cpp — layered exhaustive execution (see exhaustive.h).
+#include "src/engine/exhaustive.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <climits>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+namespace mxcert::engine {
+
+namespace {
+
+using CD = ConcreteDomain;
+using CAcc = SumAcc<CD>;
+
+constexpr int kExact = INT_MIN;     // class: the scaling is exact for every relevant value
+constexpr int kNone = INT_MIN + 1;  // key component not used by this placement pair
+
+// ---------------------------------------------------------------------------------------
+// Canonical joint states and hashing.
+
+CAcc canonAcc(const CAcc &a) {
+  CAcc c = a;
+  if (c.anyNaN || (c.posInf && c.negInf))
+    return CAcc{true, false, false, false, Integer(0), Integer(0)};
+  if (c.posInf || c.negInf) return CAcc{false, c.posInf, c.negInf, false, Integer(0), Integer(0)};
+  if (c.S.isZero()) {
+    c.X = Integer(0);
+    return c;
+  }
+  c.allNegZero = false;
+  unsigned tz = c.S.trailingZeros();
+  if (tz) {
+    c.S = c.S >> tz;
+    c.X = c.X + Integer(int64_t(tz));
+  }
+  return c;
+}
+
+bool eqVal(const CVal &a, const CVal &b) {  // both canonical
+  return a.nan == b.nan && a.inf == b.inf && a.neg == b.neg && a.N == b.N && a.X == b.X;
+}
+size_t hashVal(const CVal &c) {  // canonical
+  return c.N.hash() ^ (c.X.hash() * 0x100000001B3ull) ^ (size_t(c.nan) << 61) ^
+         (size_t(c.inf) << 62) ^ (size_t(c.neg) << 63);
+}
+bool eqAcc(const CAcc &a, const CAcc &b) {
+  return a.anyNaN == b.anyNaN && a.posInf == b.posInf && a.negInf == b.negInf &&
+         a.allNegZero == b.allNegZero && a.S == b.S && a.X == b.X;
+}
+size_t hashAcc(const CAcc &c) {
+  return c.S.hash() ^ (c.X.hash() * 0x100000001B3ull) ^ (size_t(c.anyNaN) << 60) ^
+         (size_t(c.posInf) << 61) ^ (size_t(c.negInf) << 62) ^ (size_t(c.allNegZero) << 63);
+}
+
+struct Joint {
+  CVal v[2];
+};
+struct JointAcc {
+  CAcc s[2];
+};
+struct JointHash {
+  size_t operator()(const Joint &j) const { return hashVal(j.v[0]) * 1000003u ^ hashVal(j.v[1]); }
+};
+struct JointEq {
+  bool operator()(const Joint &a, const Joint &b) const {
+    return eqVal(a.v[0], b.v[0]) && eqVal(a.v[1], b.v[1]);
+  }
+};
+struct JointAccHash {
+  size_t operator()(const JointAcc &j) const { return hashAcc(j.s[0]) * 1000003u ^ hashAcc(j.s[1]); }
+};
+struct JointAccEq {
+  bool operator()(const JointAcc &a, const JointAcc &b) const {
+    return eqAcc(a.s[0], b.s[0]) && eqAcc(a.s[1], b.s[1]);
+  }
+};
+
+/// A deduplicating list of items with one provenance record each.
+template <class T, class P, class H, class E> struct Table {
+  std::unordered_map<T, int32_t, H, E> index;
+  std::vector<T> items;
+  std::vector<P> prov;
+  size_t limit = 0;
+  void insert(T &&t, P p) {
+    auto it = index.find(t);
+    if (it != index.end()) return;
+    if (limit && items.size() >= limit)
+      throw ResourceLimit("exhaustive engine: more than " + std::to_string(limit) +
+                          " distinct states in one layer");
+    index.emplace(t, int32_t(items.size()));
+    items.push_back(std::move(t));
+    prov.push_back(p);
+  }
+  /// Frees the index (items and provenance stay).
+  void seal() { std::unordered_map<T, int32_t, H, E>().swap(index); }
+};
+
+/// Range of binade exponents (X + msb N) of nonzero finite values.
+struct Track {
+  bool any = false;
+  int64_t minE = INT64_MAX, maxE = INT64_MIN;
+  void add(const CVal &v) {
+    if (v.nan || v.inf || v.N.isZero()) return;
+    int64_t E = v.X.toInt64() + int64_t(v.N.msb());
+    any = true;
+    minE = std::min(minE, E);
+    maxE = std::max(maxE, E);
+  }
+  void merge(const Track &o) {
+    if (!o.any) return;
+    any = true;
+    minE = std::min(minE, o.minE);
+    maxE = std::max(maxE, o.maxE);
+  }
+};
+
+using Key = std::array<int, 6>;  // dqA, dqB, p2A, p2B, eLeaf, eRoot
+
+bool treeDependsOnE(Placement p) { return p == Placement::Pre || p == Placement::Dequant; }
+bool rootDependsOnE(Placement p) { return p == Placement::Post || p == Placement::Post2; }
+
+// ---------------------------------------------------------------------------------------
+// One layered evaluation of the tree for one leaf key.
+
+using LeafTable = Table<Joint, int32_t, JointHash, JointEq>;
+using LayerTable = Table<JointAcc, std::pair<int32_t, int32_t>, JointAccHash, JointAccEq>;
+
+class TreeEval {
+public:
+  TreeEval(const PairQuery &q, const std::vector<CVal> &decA, const std::vector<CVal> &decB,
+           int xa, int xb, size_t limit)
+      : q_(q), decA_(decA), decB_(decB), limit_(limit) {
+    CD d;
+    sc_ = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
+    const Placement ps[2] = {q.lhs, q.rhs};
+    leaves_.limit = limit;
+    const int nB = int(decB.size());
+    for (int ca = 0; ca < int(decA.size()); ++ca)
+      for (int cb = 0; cb < nB; ++cb) {
+        Joint j;
+        for (int s = 0; s < 2; ++s) {
+          j.v[s] = canonical(placementLeaf(d, ps[s], q.cfg, decA[size_t(ca)], decB[size_t(cb)], sc_));
+          if (treeDependsOnE(ps[s]))
+            track_.add(scaleExact(d, mulExact(d, decA[size_t(ca)], decB[size_t(cb)]), sc_.e));
+        }
+        leaves_.insert(std::move(j), ca * nB + cb);
+      }
+    leaves_.seal();
+    const Tree &t = q.cfg.tree;
+    nodes_.resize(t.nodes().size());
+    for (size_t n = 0; n + 1 < t.nodes().size(); ++n)
+      if (t.nodes()[n].leaf < 0) evalInner(int(n));
+    const Tree::Node &root = t.nodes().back();
+    if (root.leaf < 0) rootLayers_ = foldLayers(t.root(), int(root.children.size()) - 1);
+  }
+
+  /// Checks the root for the code pair (xa, xb): returns a witness when some input makes the
+  /// placements unrelated; otherwise fills `rootTrack` with the e-dependent root values.
+  std::optional<Witness> checkRoot(int xa, int xb, Track &rootTrack, size_t &maxLayer) {
+    CD d;
+    Scales<CD> sc = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
+    const Placement ps[2] = {q_.lhs, q_.rhs};
+    const Tree &t = q_.cfg.tree;
+    const Tree::Node &root = t.nodes().back();
+    auto check = [&](const CVal T[2]) -> bool {
+      CVal R[2];
+      for (int s = 0; s < 2; ++s) {
+        R[s] = placementRoot(d, ps[s], q_.cfg, T[s], sc);
+        if (rootDependsOnE(ps[s])) rootTrack.add(scaleExact(d, T[s], sc.e));
+      }
+      return related(d, R[0], R[1], q_.rel);
+    };
+    if (root.leaf >= 0) {
+      for (size_t i = 0; i < leaves_.items.size(); ++i)
+        if (!check(leaves_.items[i].v)) return witnessFromLeafState(int32_t(i), xa, xb);
+      return std::nullopt;
+    }
+    const int rootIdx = t.root();
+    const std::vector<LayerTable> &layers = rootLayers_;
+    maxLayer = std::max(maxLayer, layers.back().items.size());
+    const LayerTable &last = layers.back();
+    const int lastChild = root.children.back();
+    const std::vector<Joint> &cs = statesOf(lastChild);
+    for (size_t i = 0; i < last.items.size(); ++i) {
+      for (size_t c = 0; c < cs.size(); ++c) {
+        CVal T[2];
+        for (int s = 0; s < 2; ++s) {
+          CVal sum = sumFinish(d, sumAdd(d, last.items[i].s[s], cs[c].v[s]));
+          if (treeDependsOnE(ps[s])) rootTrack.add(sum);
+          T[s] = roundAcc(d, sum, q_.cfg.acc);
+        }
+        if (!check(T)) {
+          Witness w = emptyWitness(xa, xb);
+          fillNode(lastChild, int32_t(c), w);
+          fillLayer(rootIdx, layers, int(layers.size()) - 1, int32_t(i), w);
+          return w;
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  const Track &track() const { return track_; }
+  size_t maxLayer() const { return maxLayer_; }
+
+private:
+  struct NodeData {
+    std::vector<Joint> states;
+    std::vector<int32_t> prov;        // index into the last layer
+    std::vector<LayerTable> layers;   // fold layers (kept for witness reconstruction)
+  };
+
+  const std::vector<Joint> &statesOf(int node) const {
+    return q_.cfg.tree.nodes()[size_t(node)].leaf >= 0 ? leaves_.items : nodes_[size_t(node)].states;
+  }
+
+  /// Layers 0..upto-1 of the fold of `node`'s children (layer j sums children 0..j).
+  std::vector<LayerTable> foldLayers(int node, int upto) {
+    CD d;
+    const Tree::Node &n = q_.cfg.tree.nodes()[size_t(node)];
+    std::vector<LayerTable> layers;
+    layers.resize(size_t(upto));
+    const std::vector<Joint> &c0 = statesOf(n.children[0]);
+    layers[0].limit = limit_;
+    for (size_t c = 0; c < c0.size(); ++c)
+      layers[0].insert(JointAcc{{canonAcc(sumStart(d, c0[c].v[0])), canonAcc(sumStart(d, c0[c].v[1]))}},
+                       {-1, int32_t(c)});
+    for (int j = 1; j < upto; ++j) {
+      const std::vector<Joint> &cj = statesOf(n.children[size_t(j)]);
+      LayerTable &L = layers[size_t(j)];
+      L.limit = limit_;
+      const LayerTable &P = layers[size_t(j - 1)];
+      for (size_t i = 0; i < P.items.size(); ++i)
+        for (size_t c = 0; c < cj.size(); ++c)
+          L.insert(JointAcc{{canonAcc(sumAdd(d, P.items[i].s[0], cj[c].v[0])),
+                             canonAcc(sumAdd(d, P.items[i].s[1], cj[c].v[1]))}},
+                   {int32_t(i), int32_t(c)});
+      maxLayer_ = std::max(maxLayer_, L.items.size());
+      layers[size_t(j - 1)].seal();
+    }
+    layers.back().seal();
+    return layers;
+  }
+
+  void evalInner(int node) {
+    CD d;
+    const Placement ps[2] = {q_.lhs, q_.rhs};
+    const Tree::Node &n = q_.cfg.tree.nodes()[size_t(node)];
+    NodeData &nd = nodes_[size_t(node)];
+    nd.layers = foldLayers(node, int(n.children.size()));
+    Table<Joint, int32_t, JointHash, JointEq> out;
+    out.limit = limit_;
+    const LayerTable &last = nd.layers.back();
+    for (size_t i = 0; i < last.items.size(); ++i) {
+      Joint j;
+      for (int s = 0; s < 2; ++s) {
+        CVal sum = sumFinish(d, last.items[i].s[s]);
+        if (treeDependsOnE(ps[s])) track_.add(sum);
+        j.v[s] = canonical(roundAcc(d, sum, q_.cfg.acc));
+      }
+      out.insert(std::move(j), int32_t(i));
+    }
+    nd.states = std::move(out.items);
+    nd.prov = std::move(out.prov);
+    maxLayer_ = std::max(maxLayer_, nd.states.size());
+  }
+
+  Witness emptyWitness(int xa, int xb) const {
+    Witness w;
+    w.a.assign(size_t(q_.cfg.k()), 0);
+    w.b.assign(size_t(q_.cfg.k()), 0);
+    w.xa = xa;
+    w.xb = xb;
+    return w;
+  }
+  Witness witnessFromLeafState(int32_t i, int xa, int xb) const {
+    Witness w = emptyWitness(xa, xb);
+    fillNode(q_.cfg.tree.root(), i, w);
+    return w;
+  }
+  void fillNode(int node, int32_t state, Witness &w) const {
+    const Tree::Node &n = q_.cfg.tree.nodes()[size_t(node)];
+    if (n.leaf >= 0) {
+      int32_t pr = leaves_.prov[size_t(state)];
+      const int nB = int(decB_.size());
+      w.a[size_t(n.leaf)] = unsigned(pr / nB);
+      w.b[size_t(n.leaf)] = unsigned(pr % nB);
+      return;
+    }
+    const NodeData &nd = nodes_[size_t(node)];
+    fillLayer(node, nd.layers, int(nd.layers.size()) - 1, nd.prov[size_t(state)], w);
+  }
+  void fillLayer(int node, const std::vector<LayerTable> &layers, int j, int32_t entry,
+                 Witness &w) const {
+    const Tree::Node &n = q_.cfg.tree.nodes()[size_t(node)];
+    for (; j >= 0; --j) {
+      auto [prev, c] = layers[size_t(j)].prov[size_t(entry)];
+      fillNode(n.children[size_t(j)], c, w);
+      entry = prev;
+    }
+  }
+
+  const PairQuery &q_;
+  const std::vector<CVal> &decA_, &decB_;
+  size_t limit_;
+  Scales<CD> sc_;
+  LeafTable leaves_;
+  std::vector<NodeData> nodes_;
+  std::vector<LayerTable> rootLayers_;  // the root's fold layers, all but the last child
+  Track track_;
+  size_t maxLayer_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// Classes of scale codes.
+
+/// kExact when rnd(2^s v) = 2^s v for every finite element value v of the format.
+int dequantClass(const std::vector<CVal> &dec, int s, const AccSpec &acc) {
+  CD d;
+  for (const CVal &v : dec) {
+    if (v.nan || v.inf) continue;
+    CVal x = scaleExact(d, v, Integer(int64_t(s)));
+    if (!sameState(roundAcc(d, x, acc), x)) return s;
+  }
+  return kExact;
+}
+
+bool pow2Exact(int s, const AccSpec &acc) {
+  CD d;
+  CVal x = pow2Val(d, Integer(int64_t(s)));
+  return sameState(roundAcc(d, x, acc), x);
+}
+
+}  // namespace
+
+bool witnessDisagrees(const PairQuery &q, const std::vector<unsigned> &a,
+                      const std::vector<unsigned> &b, int xa, int xb) {
+  ConcreteInput in{a, b, unsigned(xa), unsigned(xb)};
+  std::vector<CVal> r = evaluatePlacements(q.cfg, {q.lhs, q.rhs}, in);
+  return !isRelated(r[0], r[1], q.rel);
+}
+
+ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt) {
+  auto t0 = std::chrono::steady_clock::now();
+  CD d;
+  ExhaustiveResult res;
+  res.witnessOf.assign(size_t(kNumCodes) * kNumCodes, -1);
+
+  std::vector<unsigned> codesA(q.cfg.a.numCodes()), codesB(q.cfg.b.numCodes());
+  for (unsigned i = 0; i < codesA.size(); ++i) codesA[i] = i;
+  for (unsigned i = 0; i < codesB.size(); ++i) codesB[i] = i;
+  const std::vector<CVal> decA = decodeElements(q.cfg.a, codesA);
+  const std::vector<CVal> decB = decodeElements(q.cfg.b, codesB);
+
+  const Placement ps[2] = {q.lhs, q.rhs};
+  auto uses = [&](Placement p) { return ps[0] == p || ps[1] == p; };
+  const bool useDq = uses(Placement::Dequant), useP2 = uses(Placement::Post2);
+  const bool eLeaf = treeDependsOnE(ps[0]) || treeDependsOnE(ps[1]);
+  const bool eRoot = rootDependsOnE(ps[0]) || rootDependsOnE(ps[1]);
+
+  // Classes per scale exponent s = code - 127.
+  std::vector<int> dqA(kNumCodes, 0), dqB(kNumCodes, 0), p2A(kNumCodes, 0), p2B(kNumCodes, 0);
+  if (useP2) {
+    // Bound on post2's tree results: rounding is monotone, so |T| is at most the tree
+    // evaluated with every leaf at the largest finite |rnd(t)|; every finite T is a multiple
+    // of 2^(qa + qb).
+    CVal M = finiteVal(d, false, Integer(0), Integer(0));
+    for (const CVal &a : decA)
+      for (const CVal &b : decB) {
+        CVal r = roundAcc(d, mulExact(d, a, b), q.cfg.acc);
+        if (r.nan || r.inf) continue;
+        r.neg = false;
+        Aligned<CD> al = align(d, r.N, r.X, M.N, M.X);
+        if (al.A > al.B) M = r;
+      }
+    std::vector<CVal> leaves(size_t(q.cfg.k()), M);
+    CVal Tmax = evalTree(d, q.cfg.tree, leaves, q.cfg.acc);
+    const int grid = q.cfg.a.quantumExp() + q.cfg.b.quantumExp();
+    for (int x = 0; x < kNumCodes; ++x) {
+      const int s = x - 127;
+      bool exactA = pow2Exact(s, q.cfg.acc) && grid + s >= q.cfg.acc.fmt.quantumExp() && !Tmax.inf &&
+                    !Tmax.nan &&
+                    (Tmax.N.isZero() ||
+                     Tmax.X.toInt64() + int64_t(Tmax.N.msb()) + s + 1 <= q.cfg.acc.fmt.emax);
+      p2A[size_t(x)] = opt.collapse && exactA ? kExact : s;
+      p2B[size_t(x)] = opt.collapse && pow2Exact(s, q.cfg.acc) ? kExact : s;
+    }
+  }
+  if (useDq)
+    for (int x = 0; x < kNumCodes; ++x) {
+      const int s = x - 127;
+      dqA[size_t(x)] = opt.collapse ? dequantClass(decA, s, q.cfg.acc) : s;
+      dqB[size_t(x)] = opt.collapse ? dequantClass(decB, s, q.cfg.acc) : s;
+    }
+
+  // Group code pairs by key.
+  std::map<Key, std::vector<std::pair<int, int>>> groups;
+  for (int xa = 0; xa < kNumCodes; ++xa)
+    for (int xb = 0; xb < kNumCodes; ++xb) {
+      if (opt.onlyPairs && !opt.onlyPairs(xa, xb)) continue;
+      const int e = xa + xb - 254;
+      Key k{useDq ? dqA[size_t(xa)] : 0, useDq ? dqB[size_t(xb)] : 0,
+            useP2 ? p2A[size_t(xa)] : 0, useP2 ? p2B[size_t(xb)] : 0, eLeaf ? e : kNone,
+            eRoot ? e : kNone};
+      if (!opt.collapse) {
+        // Every pair its own group (placements that depend on e alone still share).
+        if (useDq || useP2) {
+          k[0] = xa;
+          k[1] = xb;
+        }
+      }
+      groups[k].push_back({xa, xb});
+    }
+  auto keyE = [](const Key &k) { return k[4] != kNone ? k[4] : k[5]; };
+  auto isFamily = [&](const Key &k) {
+    return opt.collapse && (!useDq || (k[0] == kExact && k[1] == kExact)) &&
+           (!useP2 || (k[2] == kExact && k[3] == kExact));
+  };
+  std::vector<Key> order;
+  for (auto &g : groups) order.push_back(g.first);
+  std::stable_sort(order.begin(), order.end(), [&](const Key &a, const Key &b) {
+    bool fa = isFamily(a), fb = isFamily(b);
+    if (fa != fb) return fa;
+    if (fa) {
+      int ea = std::abs(keyE(a)), eb = std::abs(keyE(b));
+      if (ea != eb) return ea < eb;
+    }
+    return a < b;
+  });
+  res.stats.groups = order.size();
+
+  std::vector<std::pair<int, int>> agreedIntervals;  // e-intervals proven by scaling
+  std::unique_ptr<TreeEval> cached;
+  std::array<int, 3> cachedLeafKey{kNone, kNone, kNone};
+  const AccFormat &af = q.cfg.acc.fmt;
+
+  for (const Key &key : order) {
+    const auto &pairs = groups[key];
+    const auto [rxa, rxb] = pairs.front();
+    const int e = rxa + rxb - 254;
+    int verdict = -2;  // -1 agree, >= 0 witness index
+    // 1. Re-use a recent witness.
+    for (int w = int(res.witnesses.size()) - 1; w >= 0 && w >= int(res.witnesses.size()) - 16; --w) {
+      if (witnessDisagrees(q, res.witnesses[size_t(w)].a, res.witnesses[size_t(w)].b, rxa, rxb)) {
+        verdict = w;
+        ++res.stats.witnessHits;
+        break;
+      }
+    }
+    // 2. The scaling argument.
+    if (verdict == -2 && isFamily(key))
+      for (auto [lo, hi] : agreedIntervals)
+        if (lo <= e && e <= hi) {
+          verdict = -1;
+          ++res.stats.collapsed;
+          break;
+        }
+    // 3. Full evaluation.
+    if (verdict == -2) {
+      std::array<int, 3> lk{key[0], key[1], key[4]};
+      if (!cached || lk != cachedLeafKey) {
+        cached.reset();
+        cached = std::make_unique<TreeEval>(q, decA, decB, rxa, rxb, opt.maxStates);
+        cachedLeafKey = lk;
+      }
+      ++res.stats.treeEvaluations;
+      Track rootTrack;
+      size_t maxLayer = cached->maxLayer();
+      std::optional<Witness> w = cached->checkRoot(rxa, rxb, rootTrack, maxLayer);
+      res.stats.maxLayerStates = std::max(res.stats.maxLayerStates, maxLayer);
+      if (w) {
+        res.witnesses.push_back(*w);
+        verdict = int(res.witnesses.size()) - 1;
+      } else {
+        verdict = -1;
+        if (isFamily(key)) {
+          Track all = cached->track();
+          all.merge(rootTrack);
+          if (!all.any) {
+            agreedIntervals.push_back({-254, 254});
+          } else {
+            // Normal regime: every value stays in [2^emin, 2^emax) after a shift by d binades.
+            const int64_t dlo = int64_t(af.emin()) - all.minE;
+            const int64_t dhi = int64_t(af.emax) - 1 - all.maxE;
+            if (dlo <= 0 && dhi >= 0) agreedIntervals.push_back({int(e + dlo), int(e + dhi)});
+            // Flushed regime: every value is below half the smallest subnormal (RNE) or below
+            // it (RTZ), so it rounds to a zero of its own sign, and so does every smaller one.
+            const int64_t flushTop = int64_t(af.quantumExp()) - (q.cfg.acc.rounding == Rounding::RNE ? 2 : 1);
+            if (all.maxE <= flushTop) agreedIntervals.push_back({-254, e});
+          }
+        }
+      }
+    }
+    for (auto [xa, xb] : pairs) {
+      if (verdict == -1)
+        res.agree.set(xa, xb);
+      else
+        res.witnessOf[size_t(xa) * kNumCodes + size_t(xb)] = verdict;
+    }
+  }
+  res.stats.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return res;
+}
+
+}  // namespace mxcert::engine
