@@ -13,6 +13,7 @@
 #include "models/formats.h"
 #include "models/select.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace mxcert {
@@ -21,33 +22,47 @@ namespace mxcert {
 enum class Relation { Bitwise, Value };
 
 /// An exact value state (see file comment).
+/// A static bound meaning "the number of significant bits of N is not known".
+constexpr unsigned kPrecUnknown = 1u << 20;
+
 template <class D> struct Val {
   using Int = typename D::Int;
   using Bool = typename D::Bool;
   Bool nan, inf, neg;
   Int N, X;
+  /// A static (instantiation-independent) bound on the significant bits of N: every finite
+  /// N is 0 or odd * 2^j with odd < 2^prec. roundAcc's results have prec <= p, so a value
+  /// that is already rounded needs no case split when it is rounded again in a normal
+  /// binade (e.g. post's D scaled by 2^e).
+  unsigned prec = kPrecUnknown;
 
   /// Field-wise if-then-else, used by Select.
   static Val ite(D &d, const Bool &c, const Val &a, const Val &b) {
     return Val{d.iteB(c, a.nan, b.nan), d.iteB(c, a.inf, b.inf), d.iteB(c, a.neg, b.neg),
-               d.ite(c, a.N, b.N), d.ite(c, a.X, b.X)};
+               d.ite(c, a.N, b.N), d.ite(c, a.X, b.X), std::max(a.prec, b.prec)};
   }
 };
 
 /// The finite value (-1)^neg * N * 2^X.
 template <class D>
-Val<D> finiteVal(D &d, typename D::Bool neg, typename D::Int N, typename D::Int X) {
-  return Val<D>{d.litB(false), d.litB(false), neg, std::move(N), std::move(X)};
+Val<D> finiteVal(D &d, typename D::Bool neg, typename D::Int N, typename D::Int X,
+                 unsigned prec = kPrecUnknown) {
+  return Val<D>{d.litB(false), d.litB(false), neg, std::move(N), std::move(X), prec};
 }
 
-/// ±inf; X is kept as given so that symbolic states keep a uniform exponent term.
+/// ±inf. N and X carry no meaning for an infinity; callers pass the N and X of the value
+/// that overflowed, so that symbolic states of two placements stay syntactically alike.
 template <class D> Val<D> infVal(D &d, typename D::Bool neg, typename D::Int X) {
-  return Val<D>{d.litB(false), d.litB(true), neg, d.lit(0), std::move(X)};
+  return Val<D>{d.litB(false), d.litB(true), neg, d.lit(0), std::move(X), 0};
+}
+template <class D>
+Val<D> infVal(D &d, typename D::Bool neg, typename D::Int N, typename D::Int X, unsigned prec) {
+  return Val<D>{d.litB(false), d.litB(true), neg, std::move(N), std::move(X), prec};
 }
 
 /// NaN (payloads are not modelled: all NaNs are one value).
 template <class D> Val<D> nanVal(D &d, typename D::Int X) {
-  return Val<D>{d.litB(true), d.litB(false), d.litB(false), d.lit(0), std::move(X)};
+  return Val<D>{d.litB(true), d.litB(false), d.litB(false), d.lit(0), std::move(X), 0};
 }
 
 /// Whether v is finite.
@@ -111,13 +126,16 @@ typename D::Int shlVar(D &d, const typename D::Int &N, const typename D::Int &k)
 /// sign bit, exponent field E and mantissa field M; significand = M (E == 0) or 2^m + M,
 /// exponent X = quantum + max(E - 1, 0); specials per SPEC §2.
 template <class D> Val<D> decodeElement(D &d, const ElementFormat &f, const typename D::Int &code) {
-  const Integer half = Integer::pow2(f.bits() - 1);
-  typename D::Bool neg = d.le(d.lit(half), code);
-  typename D::Int mag = d.sub(code, d.ite(neg, d.lit(half), d.lit(0)));
-  DivMod<typename D::Int> em = d.divPow2(mag, f.mbits);
+  DivMod<typename D::Int> sm = d.divPow2(code, f.bits() - 1);  // sign bit, magnitude bits
+  typename D::Bool neg = d.eq(sm.q, d.lit(1));
+  DivMod<typename D::Int> em = d.divPow2(sm.r, f.mbits);        // exponent, mantissa fields
   typename D::Bool sub = d.eq(em.q, d.lit(0));
   typename D::Int sig = d.ite(sub, em.r, d.add(em.r, d.lit(Integer::pow2(f.mbits))));
-  typename D::Int sh = d.ite(sub, d.lit(0), d.sub(em.q, d.lit(1)));
+  // sh = max(E - 1, 0), by cases on E so that symbolic value sets stay exact.
+  Select<D, typename D::Int> shSel(d);
+  for (const Integer &v : enumValues(d, em.q))
+    shSel.when(d.eq(em.q, d.lit(v)), [&] { return d.lit(v.sign() > 0 ? v - 1 : Integer(0)); });
+  typename D::Int sh = shSel.result();
   typename D::Int X = d.add(d.lit(f.quantumExp()), sh);
   typename D::Bool nan = d.litB(false), inf = d.litB(false);
   const Integer eOnes = Integer::pow2(f.ebits) - 1, mOnes = Integer::pow2(f.mbits) - 1;
@@ -129,7 +147,7 @@ template <class D> Val<D> decodeElement(D &d, const ElementFormat &f, const type
     inf = d.land(top, mz);
     nan = d.land(top, d.lnot(mz));
   }
-  return Val<D>{nan, inf, neg, sig, X};
+  return Val<D>{nan, inf, neg, sig, X, f.mbits + 1};
 }
 
 /// The exact real product a * b (SPEC §3): NaN if either is NaN or inf meets zero; inf if
@@ -139,17 +157,18 @@ template <class D> Val<D> mulExact(D &d, const Val<D> &a, const Val<D> &b) {
   typename D::Bool nan =
       d.lor(d.lor(a.nan, b.nan), d.lor(d.land(a.inf, zb), d.land(b.inf, za)));
   typename D::Bool inf = d.land(d.lnot(nan), d.lor(a.inf, b.inf));
-  return Val<D>{nan, inf, d.lxor(a.neg, b.neg), mulInt(d, a.N, b.N), d.add(a.X, b.X)};
+  const unsigned prec = std::min(kPrecUnknown, a.prec + b.prec);
+  return Val<D>{nan, inf, d.lxor(a.neg, b.neg), mulInt(d, a.N, b.N), d.add(a.X, b.X), prec};
 }
 
 /// The exact value 2^s * v (no rounding; specials unchanged).
 template <class D> Val<D> scaleExact(D &d, const Val<D> &v, const typename D::Int &s) {
-  return Val<D>{v.nan, v.inf, v.neg, v.N, d.add(v.X, s)};
+  return Val<D>{v.nan, v.inf, v.neg, v.N, d.add(v.X, s), v.prec};
 }
 
 /// The exact value +2^s.
 template <class D> Val<D> pow2Val(D &d, const typename D::Int &s) {
-  return finiteVal(d, d.litB(false), d.lit(1), s);
+  return finiteVal(d, d.litB(false), d.lit(1), s, 1);
 }
 
 /// Re-expresses v with exponent `base` (N * 2^(X - base)) when X - base >= 0 provably; a
@@ -161,7 +180,7 @@ template <class D> Val<D> rebase(D &d, const Val<D> &v, const typename D::Int &b
   } else {
     typename D::Int delta = d.sub(v.X, base);
     if (d.range(delta).lo.sign() < 0) return v;
-    return Val<D>{v.nan, v.inf, v.neg, shlVar(d, v.N, delta), base};
+    return Val<D>{v.nan, v.inf, v.neg, shlVar(d, v.N, delta), base, v.prec};
   }
 }
 
@@ -176,8 +195,11 @@ template <class D> Val<D> rebase(D &d, const Val<D> &v, const typename D::Int &b
 ///    exact value is >= (2 - 2^-p) 2^emax); RTZ gives ±(2^p - 1) 2^(emax - p + 1).
 ///  * A result that rounds to zero keeps its sign. FTZ: a nonzero rounded result below
 ///    2^emin becomes a zero of the same sign.
-/// Cases whose dropped bits are known zero (s <= tz(N)) are exact and need no division;
-/// cases the abstract ranges of N and X exclude are not generated at all.
+/// The case split: (1) the exact case — N has at most p significant bits above its known
+/// trailing zeros and N * 2^X is on the subnormal grid — needs no division at all and is the
+/// same arm whatever the binade; (2) one arm per normal binade that needs rounding; (3) the
+/// off-grid subnormal cases, one per exponent value (or a single arm when everything rounds
+/// to zero). Arms the abstract ranges of N and X exclude are not generated.
 template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   using Int = typename D::Int;
   using Bool = typename D::Bool;
@@ -187,19 +209,24 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   auto L = [&](const Integer &c) { return d.lit(c); };
   auto I = [](int64_t c) { return Integer(c); };
 
+  // Every arm's result has at most p significant bits.
+  auto rounded = [&](Val<D> r) {
+    r.prec = std::min<unsigned>(r.prec, unsigned(p));
+    return r;
+  };
   Select<D, Val<D>> sel(d);
   sel.when(d.lor(v.nan, v.inf), [&] { return v; });
   sel.when(d.eq(v.N, L(0)), [&] { return v; });  // a zero keeps its sign
-  if (sel.done()) return sel.result();
+  if (sel.done()) return rounded(sel.result());
 
   const Interval nr = d.range(v.N);
   const Interval xr = d.range(v.X);
   const unsigned tz = d.tz(v.N);
   const Bool neg = v.neg;
 
-  // The overflow result with the value's sign.
-  auto overflowed = [&]() -> Val<D> {
-    if (rne) return infVal(d, neg, v.X);
+  // The overflow result with the value's sign (an infinity keeps the N it would have had).
+  auto overflowed = [&](const Int &wouldBe) -> Val<D> {
+    if (rne) return infVal(d, neg, wouldBe, v.X, unsigned(p));
     return finiteVal(d, neg, L(Integer::pow2(p) - 1), L(I(emax - p + 1)));
   };
   // Drop s >= 1 bits of N with the rounding mode: returns (q + up) * 2^s.
@@ -214,64 +241,91 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     return d.mulc(d.add(qr.q, d.ite(up, L(1), L(0))), Integer::pow2(s));
   };
 
-  Integer nlo = max(nr.lo, Integer(1));
-  if (nr.hi.sign() <= 0) return sel.result();
-  for (unsigned m = nlo.msb(); m <= nr.hi.msb(); ++m) {
+  if (nr.hi.sign() <= 0) return rounded(sel.result());
+  const Integer nlo = max(nr.lo, Integer(1));
+  const unsigned mLo = nlo.msb(), mHi = nr.hi.msb();
+  const int64_t tzc = std::min<int64_t>(tz, 100000);
+  // Significant bits of N: the static bound, or what the range and known zeros allow
+  // (N < 2^(mHi+1) with tz low zeros; a power-of-two top 2^j adds only the value 2^j).
+  unsigned precRange = tzc >= int64_t(mHi) + 1 ? 1 : unsigned(int64_t(mHi) + 1 - tzc);
+  if (tzc <= int64_t(mHi) && nr.hi == Integer::pow2(mHi) && precRange > 1) precRange -= 1;
+  const bool precOK = std::min(v.prec, precRange) <= unsigned(p);
+  // N in binade m: 2^m <= N < 2^(m+1) (sides the range implies are dropped).
+  auto inBinade = [&](unsigned m) {
     const Integer lo2 = Integer::pow2(m), hi2 = Integer::pow2(m + 1);
-    Bool inBinade = d.litB(true);
-    if (nr.lo < lo2) inBinade = d.land(inBinade, d.le(L(lo2), v.N));
-    if (nr.hi >= hi2) inBinade = d.land(inBinade, d.lt(v.N, L(hi2)));
-    if (d.known(inBinade) == std::optional<bool>(false)) continue;
+    Bool b = d.litB(true);
+    if (nr.lo < lo2) b = d.land(b, d.le(L(lo2), v.N));
+    if (nr.hi >= hi2) b = d.land(b, d.lt(v.N, L(hi2)));
+    return b;
+  };
+  // N * 2^X >= 2^t  <=>  exists m: N >= 2^m and X >= t - m (m = msb N is the witness).
+  auto atLeastPow2 = [&](int64_t t, unsigned mMax) {
+    Bool any = d.litB(false);
+    for (unsigned m = mLo; m <= std::min(mHi, mMax); ++m) {
+      Bool c = d.le(L(I(t - int64_t(m))), v.X);
+      if (nr.lo < Integer::pow2(m)) c = d.land(c, d.le(L(Integer::pow2(m)), v.N));
+      any = d.lor(any, c);
+    }
+    return any;
+  };
+  auto zeroRes = [&] { return finiteVal(d, neg, L(0), v.X); };
+
+  // 1. Exact: N has at most p significant bits above its known zeros (N < 2^(p + tz)) and
+  //    N * 2^X lies on the grid 2^(emin - p + 1) (X >= emin - p + 1 - tz). The value is
+  //    representable unless it reaches 2^(emax+1) (overflow); FTZ flushes it below 2^emin.
+  //    When N is known to have at most p significant bits, every normal value is exact too.
+  const int64_t fitBits = int64_t(p) + tzc;
+  const int64_t gridX = int64_t(emin) - p + 1 - tzc;
+  {
+    Bool fits = fitBits > int64_t(mHi) ? d.litB(true) : d.lt(v.N, L(Integer::pow2(unsigned(fitBits))));
+    Bool onGrid = d.le(L(I(gridX)), v.X);
+    Bool exact = d.land(fits, onGrid);
+    if (precOK) exact = d.lor(exact, atLeastPow2(emin, mHi));
+    sel.when(exact, [&] {
+      const unsigned mMax = precOK ? mHi : unsigned(std::min<int64_t>(fitBits - 1, mHi));
+      Select<D, Val<D>> o(d);
+      o.when(atLeastPow2(int64_t(emax) + 1, mMax), [&] { return overflowed(v.N); });
+      if (ftz) o.when(d.lnot(atLeastPow2(emin, mMax)), zeroRes);
+      o.when(d.litB(true), [&] { return v; });
+      return o.result();
+    });
+  }
+  if (sel.done()) return rounded(sel.result());
+
+  // 2. Rounding in a normal binade m (X + m >= emin) with more than p + tz bits: drop
+  //    s = m - p + 1 bits.
+  for (unsigned m = std::max<unsigned>(mLo, unsigned(std::max<int64_t>(fitBits, 0))); !precOK && m <= mHi; ++m) {
     const int64_t mi = int64_t(m);
+    if (xr.hi < I(emin - mi)) continue;
+    Bool c = d.land(inBinade(m), d.le(L(I(emin - mi)), v.X));
+    sel.when(c, [&] {
+      const unsigned s = unsigned(mi - p + 1);
+      Int nr2 = dropBits(s);
+      Bool ovf = d.le(L(I(emax + 1 - mi)), v.X);  // exact value >= 2^(emax+1)
+      if (rne) {
+        // A carry into the next binade at the top of the range also overflows.
+        ovf = d.lor(ovf, d.land(d.eq(v.X, L(I(emax - mi))), d.eq(nr2, L(Integer::pow2(m + 1)))));
+      }
+      Select<D, Val<D>> o(d);
+      o.when(ovf, [&] { return overflowed(nr2); });
+      o.when(d.lnot(ovf), [&] { return finiteVal(d, neg, nr2, v.X); });
+      return o.result();
+    });
+  }
 
-    // Normal binade: X >= emin - m.
-    if (xr.hi >= I(emin - mi)) {
-      Bool c = d.land(inBinade, d.le(L(I(emin - mi)), v.X));
-      sel.when(c, [&] {
-        const int64_t s = mi - p + 1;
-        Bool ovf = d.le(L(I(emax + 1 - mi)), v.X);  // exact value >= 2^(emax+1)
-        if (s <= int64_t(tz)) {
-          // Exact: N has at most p significant bits.
-          Select<D, Val<D>> o(d);
-          o.when(ovf, overflowed);
-          o.when(d.lnot(ovf), [&] { return v; });
-          return o.result();
-        }
-        Int nr2 = dropBits(unsigned(s));
-        if (rne) {
-          // Carry into the next binade at the top of the range also overflows.
-          Bool carry = d.eq(nr2, L(hi2));
-          ovf = d.lor(ovf, d.land(d.eq(v.X, L(I(emax - mi))), carry));
-        }
-        Select<D, Val<D>> o(d);
-        o.when(ovf, overflowed);
-        o.when(d.lnot(ovf), [&] { return finiteVal(d, neg, nr2, v.X); });
-        return o.result();
-      });
-    }
-
-    // Subnormal: X <= emin - m - 1; drop s(X) = emin - p + 1 - X bits.
-    const int64_t subTop = emin - mi - 1;        // largest subnormal X for this binade
+  // 3. Subnormal and off the grid (X < emin - p + 1 - tz, X + m < emin): drop
+  //    s = emin - p + 1 - X > tz bits; when s >= m + 2 the result is zero.
+  for (unsigned m = mLo; m <= mHi; ++m) {
+    const int64_t mi = int64_t(m);
+    const int64_t subTop = std::min<int64_t>(int64_t(emin) - mi - 1, gridX - 1);
     if (xr.lo > I(subTop)) continue;
-    // Exact when s(X) <= tz, i.e. X >= emin - p + 1 - tz.
-    const int64_t exactLo = int64_t(emin) - p + 1 - int64_t(std::min<unsigned>(tz, 100000));
-    // Rounds to zero when s(X) >= m + 2, i.e. X <= emin - p - 1 - m.
-    const int64_t zeroHi = int64_t(emin) - p - 1 - mi;
-    auto zeroRes = [&] { return finiteVal(d, neg, L(0), v.X); };
-    if (exactLo <= subTop && xr.hi >= I(exactLo)) {
-      Bool c = d.land(inBinade, d.land(d.le(L(I(exactLo)), v.X), d.le(v.X, L(I(subTop)))));
-      sel.when(c, [&] { return ftz ? zeroRes() : v; });
-    }
-    if (xr.lo <= I(zeroHi)) {
-      Bool c = d.land(inBinade, d.le(v.X, L(I(zeroHi))));
-      sel.when(c, zeroRes);
-    }
+    const int64_t zeroHi = int64_t(emin) - p - 1 - mi;  // s >= m + 2
+    Bool inB = inBinade(m);
+    if (xr.lo <= I(zeroHi)) sel.when(d.land(inB, d.le(v.X, L(I(zeroHi)))), zeroRes);
     const int64_t encLo = std::max<int64_t>(zeroHi + 1, xr.lo.fitsInt64() ? xr.lo.toInt64() : zeroHi + 1);
-    const int64_t encHi = std::min<int64_t>(std::min<int64_t>(subTop, exactLo - 1),
-                                            xr.hi.fitsInt64() ? xr.hi.toInt64() : subTop);
+    const int64_t encHi = std::min<int64_t>(subTop, xr.hi.fitsInt64() ? xr.hi.toInt64() : subTop);
     for (int64_t x = encLo; x <= encHi; ++x) {
-      Bool c = d.land(inBinade, d.eq(v.X, L(I(x))));
-      sel.when(c, [&] {
+      sel.when(d.land(inB, d.eq(v.X, L(I(x)))), [&] {
         const unsigned s = unsigned(int64_t(emin) - p + 1 - x);  // in [tz + 1, m + 1]
         Int nr2 = dropBits(s);
         if (!ftz) return finiteVal(d, neg, nr2, v.X);
@@ -281,7 +335,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
       });
     }
   }
-  return sel.result();
+  return rounded(sel.result());
 }
 
 /// The running state of an exact n-ary sum (SPEC §4): specials seen, whether every child so
@@ -349,7 +403,7 @@ template <class D> Val<D> sumFinish(D &d, const SumAcc<D> &acc) {
   typename D::Bool negS = d.lt(acc.S, d.lit(0));
   typename D::Bool zeroS = d.eq(acc.S, d.lit(0));
   typename D::Bool neg = d.iteB(inf, acc.negInf, d.lor(negS, d.land(zeroS, acc.allNegZero)));
-  return Val<D>{nan, inf, neg, d.ite(negS, d.neg(acc.S), acc.S), acc.X};
+  return Val<D>{nan, inf, neg, d.ite(negS, d.neg(acc.S), acc.S), acc.X, kPrecUnknown};
 }
 
 /// Whether two accumulator results are related (SPEC §6): same class; NaNs all equal;

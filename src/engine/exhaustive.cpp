@@ -1,6 +1,8 @@
 // src/engine/exhaustive.cpp — layered exhaustive execution (see exhaustive.h).
 #include "src/engine/exhaustive.h"
 
+#include "src/engine/groups.h"
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -16,8 +18,6 @@ namespace {
 using CD = ConcreteDomain;
 using CAcc = SumAcc<CD>;
 
-constexpr int kExact = INT_MIN;     // class: the scaling is exact for every relevant value
-constexpr int kNone = INT_MIN + 1;  // key component not used by this placement pair
 
 // ---------------------------------------------------------------------------------------
 // Canonical joint states and hashing.
@@ -118,7 +118,7 @@ struct Track {
   }
 };
 
-using Key = std::array<int, 6>;  // dqA, dqB, p2A, p2B, eLeaf, eRoot
+using Key = std::array<int, 6>;  // see CodeGroups::Group::key
 
 bool treeDependsOnE(Placement p) { return p == Placement::Pre || p == Placement::Dequant; }
 bool rootDependsOnE(Placement p) { return p == Placement::Post || p == Placement::Post2; }
@@ -315,34 +315,7 @@ private:
   size_t maxLayer_ = 0;
 };
 
-// ---------------------------------------------------------------------------------------
-// Classes of scale codes.
-
-/// kExact when rnd(2^s v) = 2^s v for every finite element value v of the format.
-int dequantClass(const std::vector<CVal> &dec, int s, const AccSpec &acc) {
-  CD d;
-  for (const CVal &v : dec) {
-    if (v.nan || v.inf) continue;
-    CVal x = scaleExact(d, v, Integer(int64_t(s)));
-    if (!sameState(roundAcc(d, x, acc), x)) return s;
-  }
-  return kExact;
-}
-
-bool pow2Exact(int s, const AccSpec &acc) {
-  CD d;
-  CVal x = pow2Val(d, Integer(int64_t(s)));
-  return sameState(roundAcc(d, x, acc), x);
-}
-
 }  // namespace
-
-bool witnessDisagrees(const PairQuery &q, const std::vector<unsigned> &a,
-                      const std::vector<unsigned> &b, int xa, int xb) {
-  ConcreteInput in{a, b, unsigned(xa), unsigned(xb)};
-  std::vector<CVal> r = evaluatePlacements(q.cfg, {q.lhs, q.rhs}, in);
-  return !isRelated(r[0], r[1], q.rel);
-}
 
 ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt) {
   auto t0 = std::chrono::steady_clock::now();
@@ -356,90 +329,17 @@ ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt)
   const std::vector<CVal> decA = decodeElements(q.cfg.a, codesA);
   const std::vector<CVal> decB = decodeElements(q.cfg.b, codesB);
 
-  const Placement ps[2] = {q.lhs, q.rhs};
-  auto uses = [&](Placement p) { return ps[0] == p || ps[1] == p; };
-  const bool useDq = uses(Placement::Dequant), useP2 = uses(Placement::Post2);
-  const bool eLeaf = treeDependsOnE(ps[0]) || treeDependsOnE(ps[1]);
-  const bool eRoot = rootDependsOnE(ps[0]) || rootDependsOnE(ps[1]);
-
-  // Classes per scale exponent s = code - 127.
-  std::vector<int> dqA(kNumCodes, 0), dqB(kNumCodes, 0), p2A(kNumCodes, 0), p2B(kNumCodes, 0);
-  if (useP2) {
-    // Bound on post2's tree results: rounding is monotone, so |T| is at most the tree
-    // evaluated with every leaf at the largest finite |rnd(t)|; every finite T is a multiple
-    // of 2^(qa + qb).
-    CVal M = finiteVal(d, false, Integer(0), Integer(0));
-    for (const CVal &a : decA)
-      for (const CVal &b : decB) {
-        CVal r = roundAcc(d, mulExact(d, a, b), q.cfg.acc);
-        if (r.nan || r.inf) continue;
-        r.neg = false;
-        Aligned<CD> al = align(d, r.N, r.X, M.N, M.X);
-        if (al.A > al.B) M = r;
-      }
-    std::vector<CVal> leaves(size_t(q.cfg.k()), M);
-    CVal Tmax = evalTree(d, q.cfg.tree, leaves, q.cfg.acc);
-    const int grid = q.cfg.a.quantumExp() + q.cfg.b.quantumExp();
-    for (int x = 0; x < kNumCodes; ++x) {
-      const int s = x - 127;
-      bool exactA = pow2Exact(s, q.cfg.acc) && grid + s >= q.cfg.acc.fmt.quantumExp() && !Tmax.inf &&
-                    !Tmax.nan &&
-                    (Tmax.N.isZero() ||
-                     Tmax.X.toInt64() + int64_t(Tmax.N.msb()) + s + 1 <= q.cfg.acc.fmt.emax);
-      p2A[size_t(x)] = opt.collapse && exactA ? kExact : s;
-      p2B[size_t(x)] = opt.collapse && pow2Exact(s, q.cfg.acc) ? kExact : s;
-    }
-  }
-  if (useDq)
-    for (int x = 0; x < kNumCodes; ++x) {
-      const int s = x - 127;
-      dqA[size_t(x)] = opt.collapse ? dequantClass(decA, s, q.cfg.acc) : s;
-      dqB[size_t(x)] = opt.collapse ? dequantClass(decB, s, q.cfg.acc) : s;
-    }
-
-  // Group code pairs by key.
-  std::map<Key, std::vector<std::pair<int, int>>> groups;
-  for (int xa = 0; xa < kNumCodes; ++xa)
-    for (int xb = 0; xb < kNumCodes; ++xb) {
-      if (opt.onlyPairs && !opt.onlyPairs(xa, xb)) continue;
-      const int e = xa + xb - 254;
-      Key k{useDq ? dqA[size_t(xa)] : 0, useDq ? dqB[size_t(xb)] : 0,
-            useP2 ? p2A[size_t(xa)] : 0, useP2 ? p2B[size_t(xb)] : 0, eLeaf ? e : kNone,
-            eRoot ? e : kNone};
-      if (!opt.collapse) {
-        // Every pair its own group (placements that depend on e alone still share).
-        if (useDq || useP2) {
-          k[0] = xa;
-          k[1] = xb;
-        }
-      }
-      groups[k].push_back({xa, xb});
-    }
-  auto keyE = [](const Key &k) { return k[4] != kNone ? k[4] : k[5]; };
-  auto isFamily = [&](const Key &k) {
-    return opt.collapse && (!useDq || (k[0] == kExact && k[1] == kExact)) &&
-           (!useP2 || (k[2] == kExact && k[3] == kExact));
-  };
-  std::vector<Key> order;
-  for (auto &g : groups) order.push_back(g.first);
-  std::stable_sort(order.begin(), order.end(), [&](const Key &a, const Key &b) {
-    bool fa = isFamily(a), fb = isFamily(b);
-    if (fa != fb) return fa;
-    if (fa) {
-      int ea = std::abs(keyE(a)), eb = std::abs(keyE(b));
-      if (ea != eb) return ea < eb;
-    }
-    return a < b;
-  });
-  res.stats.groups = order.size();
+  CodeGroups cg = groupCodePairs(q, opt.collapse, opt.onlyPairs);
+  res.stats.groups = cg.groups.size();
 
   std::vector<std::pair<int, int>> agreedIntervals;  // e-intervals proven by scaling
   std::unique_ptr<TreeEval> cached;
-  std::array<int, 3> cachedLeafKey{kNone, kNone, kNone};
+  std::array<int, 3> cachedLeafKey{kNoKey, kNoKey, kNoKey};
   const AccFormat &af = q.cfg.acc.fmt;
 
-  for (const Key &key : order) {
-    const auto &pairs = groups[key];
+  for (const CodeGroups::Group &grp : cg.groups) {
+    const Key &key = grp.key;
+    const auto &pairs = grp.pairs;
     const auto [rxa, rxb] = pairs.front();
     const int e = rxa + rxb - 254;
     int verdict = -2;  // -1 agree, >= 0 witness index
@@ -452,7 +352,7 @@ ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt)
       }
     }
     // 2. The scaling argument.
-    if (verdict == -2 && isFamily(key))
+    if (verdict == -2 && grp.family)
       for (auto [lo, hi] : agreedIntervals)
         if (lo <= e && e <= hi) {
           verdict = -1;
@@ -461,7 +361,7 @@ ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt)
         }
     // 3. Full evaluation.
     if (verdict == -2) {
-      std::array<int, 3> lk{key[0], key[1], key[4]};
+      std::array<int, 3> lk{key[0], key[1], key[4]};  // what the leaves depend on
       if (!cached || lk != cachedLeafKey) {
         cached.reset();
         cached = std::make_unique<TreeEval>(q, decA, decB, rxa, rxb, opt.maxStates);
@@ -477,7 +377,7 @@ ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt)
         verdict = int(res.witnesses.size()) - 1;
       } else {
         verdict = -1;
-        if (isFamily(key)) {
+        if (grp.family) {
           Track all = cached->track();
           all.merge(rootTrack);
           if (!all.any) {

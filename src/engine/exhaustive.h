@@ -20,8 +20,8 @@
 // (every code pair is evaluated on its own), for cross-checking.
 #pragma once
 
-#include "models/eval.h"
 #include "models/guard.h"
+#include "src/engine/pair_query.h"
 
 #include <functional>
 #include <stdexcept>
@@ -29,20 +29,6 @@
 #include <vector>
 
 namespace mxcert::engine {
-
-/// The question "where do F1 and F2 agree?" for one configuration.
-struct PairQuery {
-  ModelConfig cfg;
-  Placement lhs = Placement::Pre;
-  Placement rhs = Placement::Post;
-  Relation rel = Relation::Bitwise;
-};
-
-/// Concrete element inputs on which the two placements are not related at (xa, xb).
-struct Witness {
-  std::vector<unsigned> a, b;  ///< element codes
-  int xa = 0, xb = 0;          ///< a code pair where they differ
-};
 
 /// Thrown when an evaluation would exceed the engine's state budget (reported as unknown).
 struct ResourceLimit : std::runtime_error {
@@ -77,9 +63,5 @@ struct ExhaustiveResult {
 
 /// Computes the agree set of `q` over all finite code pairs.
 ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt = {});
-
-/// Whether F1 and F2 differ on `w`'s inputs at (xa, xb), by the reference evaluator.
-bool witnessDisagrees(const PairQuery &q, const std::vector<unsigned> &a,
-                      const std::vector<unsigned> &b, int xa, int xb);
 
 }  // namespace mxcert::engine

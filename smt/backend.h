@@ -1,0 +1,47 @@
+// smt/backend.h — one small interface over the solvers (cvc5, Z3) and SMT-LIB2 text.
+//
+// A backend decides the satisfiability of the conjunction of a TermStore's assertions. Each
+// backend object owns its own solver context: there is no global solver state, so two
+// backends (even of the same solver) can be used side by side.
+#pragma once
+
+#include "smt/term.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mxcert::smt {
+
+/// sat / unsat / unknown (timeout, resource limit, incompleteness). Unknown is never a proof.
+enum class Verdict { Sat, Unsat, Unknown };
+
+const char *toString(Verdict v);
+
+/// The answer of one check.
+struct CheckResult {
+  Verdict verdict = Verdict::Unknown;
+  double seconds = 0;                      ///< wall time of the solver call
+  std::string reason;                      ///< for unknown: why (timeout, ...)
+  std::map<std::string, Integer> model;    ///< for sat: values of the declared variables
+};
+
+/// A solver behind the common interface.
+class Backend {
+public:
+  virtual ~Backend() = default;
+  /// "cvc5" or "z3".
+  virtual std::string name() const = 0;
+  /// The solver's version string.
+  virtual std::string version() const = 0;
+  /// Checks the store's assertions; `timeoutSec` <= 0 means no limit.
+  virtual CheckResult check(const TermStore &store, double timeoutSec) = 0;
+};
+
+/// Names of the solvers this build links ("cvc5", "z3").
+std::vector<std::string> availableSolvers();
+/// A new backend for a solver name; nullptr when unknown or not built.
+std::unique_ptr<Backend> makeBackend(const std::string &solver);
+
+}  // namespace mxcert::smt

@@ -1,0 +1,113 @@
+// smt/cvc5_backend.cpp — the cvc5 backend (C++ API, one Solver per backend object).
+#include "smt/backend.h"
+
+#include <cvc5/cvc5.h>
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+#include <unordered_map>
+
+namespace mxcert::smt {
+
+namespace {
+
+class Cvc5Backend : public Backend {
+public:
+  std::string name() const override { return "cvc5"; }
+  std::string version() const override {
+    cvc5::Solver s;
+    return s.getVersion();
+  }
+
+  CheckResult check(const TermStore &store, double timeoutSec) override {
+    cvc5::Solver slv;
+    slv.setLogic("QF_LIA");
+    slv.setOption("produce-models", "true");
+    if (timeoutSec > 0) slv.setOption("tlimit-per", std::to_string(long(timeoutSec * 1000)));
+    cvc5::Sort intS = slv.getIntegerSort();
+    std::unordered_map<uint32_t, cvc5::Term> memo;
+    std::vector<std::pair<std::string, cvc5::Term>> vars;
+    for (TermRef v : store.variables()) {
+      cvc5::Term t = slv.mkConst(intS, store.node(v).name);
+      memo[v.id] = t;
+      vars.push_back({store.node(v).name, t});
+    }
+    // Children have smaller ids than parents: translate iteratively by id.
+    std::vector<uint32_t> order;
+    {
+      std::vector<char> seen(store.size(), 0);
+      std::vector<uint32_t> st;
+      for (TermRef a : store.assertions()) st.push_back(a.id);
+      while (!st.empty()) {
+        uint32_t id = st.back();
+        st.pop_back();
+        if (seen[id]) continue;
+        seen[id] = 1;
+        order.push_back(id);
+        for (uint32_t c : store.node(TermRef{id}).args) st.push_back(c);
+      }
+      std::sort(order.begin(), order.end());
+    }
+    for (uint32_t id : order) {
+      if (memo.count(id)) continue;
+      const Node &n = store.node(TermRef{id});
+      auto A = [&](size_t i) { return memo.at(n.args[i]); };
+      cvc5::Term t;
+      switch (n.op) {
+      case Op::IntConst: t = slv.mkInteger(n.c.str()); break;
+      case Op::BoolConst: t = slv.mkBoolean(n.b); break;
+      case Op::IntVar: t = memo.at(id); break;
+      case Op::Lin: {
+        std::vector<cvc5::Term> parts;
+        for (size_t i = 0; i < n.args.size(); ++i) {
+          if (n.coefs[i] == Integer(1))
+            parts.push_back(A(i));
+          else
+            parts.push_back(slv.mkTerm(cvc5::Kind::MULT, {slv.mkInteger(n.coefs[i].str()), A(i)}));
+        }
+        if (!n.c.isZero()) parts.push_back(slv.mkInteger(n.c.str()));
+        t = parts.size() == 1 ? parts[0] : slv.mkTerm(cvc5::Kind::ADD, parts);
+        break;
+      }
+      case Op::Ite:
+      case Op::IteB: t = slv.mkTerm(cvc5::Kind::ITE, {A(0), A(1), A(2)}); break;
+      case Op::Le0: t = slv.mkTerm(cvc5::Kind::LEQ, {A(0), slv.mkInteger(0)}); break;
+      case Op::Eq0: t = slv.mkTerm(cvc5::Kind::EQUAL, {A(0), slv.mkInteger(0)}); break;
+      case Op::Not: t = slv.mkTerm(cvc5::Kind::NOT, {A(0)}); break;
+      case Op::And:
+      case Op::Or: {
+        std::vector<cvc5::Term> cs;
+        for (size_t i = 0; i < n.args.size(); ++i) cs.push_back(A(i));
+        t = slv.mkTerm(n.op == Op::And ? cvc5::Kind::AND : cvc5::Kind::OR, cs);
+        break;
+      }
+      }
+      memo[id] = t;
+    }
+    for (TermRef a : store.assertions()) slv.assertFormula(memo.at(a.id));
+    if (store.trivallyFalse()) slv.assertFormula(slv.mkFalse());
+    CheckResult res;
+    auto t0 = std::chrono::steady_clock::now();
+    cvc5::Result r = slv.checkSat();
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r.isUnsat()) {
+      res.verdict = Verdict::Unsat;
+    } else if (r.isSat()) {
+      res.verdict = Verdict::Sat;
+      for (auto &[nm, t] : vars) res.model[nm] = Integer::parse(slv.getValue(t).getIntegerValue());
+    } else {
+      res.verdict = Verdict::Unknown;
+      std::ostringstream os;
+      os << r.getUnknownExplanation();
+      res.reason = "cvc5 returned unknown (" + os.str() + ")";
+    }
+    return res;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> makeCvc5Backend() { return std::make_unique<Cvc5Backend>(); }
+
+}  // namespace mxcert::smt

@@ -1,0 +1,77 @@
+// smt/encoder.cpp — the QF_LIA encoding of a placement query (see encoder.h).
+#include "smt/encoder.h"
+
+#include "models/placement.h"
+#include "smt/smtlib.h"
+#include "smt/term_domain.h"
+
+#include <algorithm>
+
+namespace mxcert::smt {
+
+std::string describeQuery(const Query &q) {
+  const ModelConfig &c = q.cfg;
+  return "mxcert query: exists an input with " + std::string(toString(q.lhs)) + " !~ " +
+         toString(q.rhs) + " (" + toString(q.rel) + ")\nconfig: a=" + c.a.name + " b=" + c.b.name +
+         " acc=" + c.acc.fmt.name + " round=" + toString(c.acc.rounding) +
+         " subnormals=" + toString(c.acc.subnormals) + " k=" + std::to_string(c.k()) +
+         " tree=" + c.tree.sexpr() + "\nregion: " + q.region.str();
+}
+
+LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
+  TermDomain d(store_);
+  const Region &r = q.region;
+  const int eLo = std::max(r.e.lo, r.xa.lo + r.xb.lo - 254);
+  const int eHi = std::min(r.e.hi, r.xa.hi + r.xb.hi - 254);
+  if (eLo > eHi || r.xa.empty() || r.xb.empty()) {
+    empty_ = true;
+    store_.assertTrue(store_.boolConst(false));
+    return;
+  }
+  SInt xa{store_.intVar("xa", r.xa.lo, r.xa.hi)};
+  SInt e{store_.intVar("e", eLo, eHi)};
+  SInt sa = d.sub(xa, d.lit(127));
+  SInt sb = d.sub(e, sa);
+  // xb = e - xa + 254 must lie in the region's xb range.
+  store_.refine(sb.t, Interval{Integer(r.xb.lo - 127), Integer(r.xb.hi - 127)});
+  const Interval sbr = store_.node(sb.t).range;
+  const Interval sar = store_.node(sa.t).range;
+  if (sbr.lo > sbr.hi || sar.lo > sar.hi) {
+    empty_ = true;
+    store_.assertTrue(store_.boolConst(false));
+    return;
+  }
+  std::vector<Val<TermDomain>> A, B;
+  for (int i = 0; i < q.cfg.k(); ++i) {
+    SInt ai{store_.intVar("a" + std::to_string(i), 0, int(q.cfg.a.numCodes()) - 1)};
+    SInt bi{store_.intVar("b" + std::to_string(i), 0, int(q.cfg.b.numCodes()) - 1)};
+    A.push_back(decodeElement(d, q.cfg.a, ai));
+    B.push_back(decodeElement(d, q.cfg.b, bi));
+  }
+  Scales<TermDomain> s{sa, sb, e, d.litB(false)};
+  auto eval = [&](Placement p) {
+    std::vector<Val<TermDomain>> leaves;
+    for (int i = 0; i < q.cfg.k(); ++i)
+      leaves.push_back(placementLeaf(d, p, q.cfg, A[size_t(i)], B[size_t(i)], s));
+    return placementRoot(d, p, q.cfg, evalTree(d, q.cfg.tree, leaves, q.cfg.acc), s);
+  };
+  Val<TermDomain> R1 = eval(q.lhs);
+  Val<TermDomain> R2 = eval(q.rhs);
+  store_.assertTrue(d.lnot(related(d, R1, R2, q.rel)).t);
+}
+
+ConcreteInput LiaEncoding::inputFromModel(const std::map<std::string, Integer> &m) const {
+  ConcreteInput in;
+  for (int i = 0; i < q_.cfg.k(); ++i) {
+    in.a.push_back(unsigned(m.at("a" + std::to_string(i)).toInt64()));
+    in.b.push_back(unsigned(m.at("b" + std::to_string(i)).toInt64()));
+  }
+  const int64_t xa = m.at("xa").toInt64(), e = m.at("e").toInt64();
+  in.xa = unsigned(xa);
+  in.xb = unsigned(e - xa + 254);
+  return in;
+}
+
+std::string LiaEncoding::smtlib2() const { return toSmtLib2(store_, describeQuery(q_)); }
+
+}  // namespace mxcert::smt

@@ -1,0 +1,53 @@
+// smt/encoder.h — "can F1 and F2 differ?" as one QF_LIA query over a region of code pairs.
+//
+// Variables: the element codes a_i, b_i (0 .. 2^bits - 1), the scale code xa and the
+// exponent e, with xb = e - xa + 254 constrained to the region's xb range. Everything else
+// is the models' generic semantics (models/placement.h) instantiated on terms, so the query
+// is exactly "exists an input and a code pair in the region on which lhs and rhs are not
+// related". unsat proves the region; a model is a counterexample (to be confirmed by the
+// reference evaluator).
+#pragma once
+
+#include "models/eval.h"
+#include "models/guard.h"
+#include "smt/term.h"
+
+#include <map>
+#include <string>
+
+namespace mxcert::smt {
+
+/// One query: configuration, placements, relation and the region of code pairs.
+struct Query {
+  ModelConfig cfg;
+  Placement lhs = Placement::Pre;
+  Placement rhs = Placement::Post;
+  Relation rel = Relation::Bitwise;
+  Region region;
+};
+
+/// The QF_LIA encoding of a Query.
+class LiaEncoding {
+public:
+  /// Builds the encoding. Throws EncodingLimit when a case split would be too large (the
+  /// caller narrows the region and retries).
+  explicit LiaEncoding(const Query &q);
+
+  const TermStore &store() const { return store_; }
+  /// Whether the region contains no code pair at all (then the query is trivially unsat).
+  bool emptyRegion() const { return empty_; }
+  /// The concrete input a solver model describes.
+  ConcreteInput inputFromModel(const std::map<std::string, Integer> &model) const;
+  /// The query as SMT-LIB2 text (deterministic).
+  std::string smtlib2() const;
+
+private:
+  Query q_;
+  TermStore store_;
+  bool empty_ = false;
+};
+
+/// A short human-readable description of a query (used as the SMT-LIB2 header comment).
+std::string describeQuery(const Query &q);
+
+}  // namespace mxcert::smt

@@ -1,0 +1,454 @@
+// smt/term.cpp — the hash-consed QF_LIA DAG and its abstract analysis (see term.h).
+#include "smt/term.h"
+
+#include <algorithm>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+
+namespace mxcert::smt {
+
+namespace {
+constexpr unsigned kTzZero = 4096;  // trailing zeros reported for the constant 0
+
+unsigned tzOf(const Integer &v) { return v.isZero() ? kTzZero : v.trailingZeros(); }
+
+Integer floorDiv2(const Integer &v, unsigned j) { return v >> j; }
+
+/// Interval product with a constant.
+Interval scaleIv(const Interval &r, const Integer &c) {
+  Integer a = r.lo * c, b = r.hi * c;
+  return a <= b ? Interval{a, b} : Interval{b, a};
+}
+
+void normalizeValues(std::vector<Integer> &v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+}  // namespace
+
+TermStore::TermStore() {
+  false_ = boolConst(false);
+  true_ = boolConst(true);
+}
+
+std::string TermStore::key(const Node &n) {
+  std::ostringstream k;
+  k << int(n.op) << '|';
+  for (uint32_t a : n.args) k << a << ',';
+  k << '|';
+  for (const Integer &c : n.coefs) k << c.str() << ',';
+  k << '|' << n.c.str() << '|' << n.b << '|' << n.name;
+  return k.str();
+}
+
+TermRef TermStore::make(Node n) {
+  std::string k = key(n);
+  auto it = cons_.find(k);
+  if (it != cons_.end()) return TermRef{it->second};
+  switch (n.op) {
+  case Op::IntConst:
+  case Op::Lin:
+  case Op::Ite:
+    analyzeInt(n);
+    break;
+  case Op::IntVar:
+    break;  // range set by the creator
+  default:
+    break;  // Bool: `known` set by the creator
+  }
+  uint32_t id = uint32_t(nodes_.size());
+  nodes_.push_back(std::move(n));
+  cons_.emplace(std::move(k), id);
+  return TermRef{id};
+}
+
+void TermStore::analyzeInt(Node &n) const {
+  switch (n.op) {
+  case Op::IntConst:
+    n.range = {n.c, n.c};
+    n.tz = tzOf(n.c);
+    n.values = std::vector<Integer>{n.c};
+    return;
+  case Op::Ite: {
+    const Node &a = nodes_[n.args[1]], &b = nodes_[n.args[2]];
+    n.range = {min(a.range.lo, b.range.lo), max(a.range.hi, b.range.hi)};
+    n.tz = std::min(a.tz, b.tz);
+    if (a.values && b.values && a.values->size() + b.values->size() <= 2 * kMaxValues) {
+      std::vector<Integer> v = *a.values;
+      v.insert(v.end(), b.values->begin(), b.values->end());
+      normalizeValues(v);
+      if (v.size() <= kMaxValues) n.values = std::move(v);
+    }
+    return;
+  }
+  case Op::Lin: {
+    Interval r{n.c, n.c};
+    unsigned tz = tzOf(n.c);
+    for (size_t i = 0; i < n.args.size(); ++i) {
+      const Node &a = nodes_[n.args[i]];
+      Interval s = scaleIv(a.range, n.coefs[i]);
+      r.lo = r.lo + s.lo;
+      r.hi = r.hi + s.hi;
+      tz = std::min(tz, std::min(kTzZero, tzOf(n.coefs[i]) + a.tz));
+    }
+    n.range = r;
+    n.tz = tz;
+    // Value sets: single atom, or the sum set of two small atoms.
+    if (n.args.size() == 1 && nodes_[n.args[0]].values) {
+      std::vector<Integer> v;
+      for (const Integer &x : *nodes_[n.args[0]].values) v.push_back(x * n.coefs[0] + n.c);
+      normalizeValues(v);
+      n.values = std::move(v);
+    } else if (n.args.size() == 2 && nodes_[n.args[0]].values && nodes_[n.args[1]].values &&
+               nodes_[n.args[0]].values->size() * nodes_[n.args[1]].values->size() <= 4 * kMaxValues) {
+      std::vector<Integer> v;
+      for (const Integer &x : *nodes_[n.args[0]].values)
+        for (const Integer &y : *nodes_[n.args[1]].values)
+          v.push_back(x * n.coefs[0] + y * n.coefs[1] + n.c);
+      normalizeValues(v);
+      if (v.size() <= kMaxValues) n.values = std::move(v);
+    }
+    if (n.values) {
+      // The value set is exact information: tighten the interval with it.
+      n.range.lo = max(n.range.lo, n.values->front());
+      n.range.hi = min(n.range.hi, n.values->back());
+    }
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+TermRef TermStore::intConst(const Integer &v) {
+  Node n;
+  n.op = Op::IntConst;
+  n.c = v;
+  return make(std::move(n));
+}
+
+TermRef TermStore::boolConst(bool b) {
+  Node n;
+  n.op = Op::BoolConst;
+  n.b = b;
+  n.known = b;
+  return make(std::move(n));
+}
+
+TermRef TermStore::intVar(const std::string &name, const Integer &lo, const Integer &hi) {
+  if (varNames_.count(name)) throw std::logic_error("duplicate variable " + name);
+  Node n;
+  n.op = Op::IntVar;
+  n.name = name;
+  n.range = {lo, hi};
+  n.tz = 0;
+  if (hi - lo < Integer(int64_t(kMaxValues))) {
+    std::vector<Integer> v;
+    for (Integer x = lo; x <= hi; x += 1) v.push_back(x);
+    n.values = std::move(v);
+  }
+  TermRef t = make(std::move(n));
+  vars_.push_back(t);
+  varNames_[name] = t.id;
+  // Bounds are facts of the query: assert them without folding them away.
+  Node lo0;
+  lo0.op = Op::Le0;
+  lo0.args = {linear({{t.id, Integer(-1)}}, lo).id};
+  lo0.name = "bound";
+  assertions_.push_back(make(std::move(lo0)));
+  Node hi0;
+  hi0.op = Op::Le0;
+  hi0.args = {linear({{t.id, Integer(1)}}, -hi).id};
+  hi0.name = "bound";
+  assertions_.push_back(make(std::move(hi0)));
+  return t;
+}
+
+void TermStore::linearView(TermRef t, std::vector<std::pair<uint32_t, Integer>> &out, Integer &k,
+                           const Integer &scale) const {
+  const Node &n = nodes_[t.id];
+  if (n.op == Op::IntConst) {
+    k = k + n.c * scale;
+  } else if (n.op == Op::Lin) {
+    for (size_t i = 0; i < n.args.size(); ++i) out.push_back({n.args[i], n.coefs[i] * scale});
+    k = k + n.c * scale;
+  } else {
+    out.push_back({t.id, scale});
+  }
+}
+
+TermRef TermStore::linear(std::vector<std::pair<uint32_t, Integer>> terms, const Integer &k) {
+  std::sort(terms.begin(), terms.end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::vector<std::pair<uint32_t, Integer>> merged;
+  for (auto &t : terms) {
+    if (!merged.empty() && merged.back().first == t.first)
+      merged.back().second = merged.back().second + t.second;
+    else
+      merged.push_back(t);
+  }
+  merged.erase(std::remove_if(merged.begin(), merged.end(), [](const auto &t) { return t.second.isZero(); }),
+               merged.end());
+  if (merged.empty()) return intConst(k);
+  if (merged.size() == 1 && merged[0].second == Integer(1) && k.isZero()) return TermRef{merged[0].first};
+  Node n;
+  n.op = Op::Lin;
+  for (auto &t : merged) {
+    n.args.push_back(t.first);
+    n.coefs.push_back(t.second);
+  }
+  n.c = k;
+  return make(std::move(n));
+}
+
+TermRef TermStore::add(TermRef a, TermRef b) {
+  std::vector<std::pair<uint32_t, Integer>> t;
+  Integer k;
+  linearView(a, t, k, Integer(1));
+  linearView(b, t, k, Integer(1));
+  return linear(std::move(t), k);
+}
+
+TermRef TermStore::sub(TermRef a, TermRef b) {
+  std::vector<std::pair<uint32_t, Integer>> t;
+  Integer k;
+  linearView(a, t, k, Integer(1));
+  linearView(b, t, k, Integer(-1));
+  return linear(std::move(t), k);
+}
+
+TermRef TermStore::mulc(TermRef a, const Integer &c) {
+  std::vector<std::pair<uint32_t, Integer>> t;
+  Integer k;
+  linearView(a, t, k, c);
+  return linear(std::move(t), k);
+}
+
+TermRef TermStore::ite(TermRef c, TermRef a, TermRef b) {
+  const Node &cn = nodes_[c.id];
+  if (cn.known) return *cn.known ? a : b;
+  if (a == b) return a;
+  if (cn.op == Op::Not) return ite(TermRef{cn.args[0]}, b, a);
+  Node n;
+  n.op = Op::Ite;
+  n.args = {c.id, a.id, b.id};
+  return make(std::move(n));
+}
+
+TermRef TermStore::cmp0(Op op, TermRef lin) {
+  const Node &l = nodes_[lin.id];
+  std::optional<bool> known;
+  if (op == Op::Le0) {
+    if (l.range.hi.sign() <= 0) known = true;
+    else if (l.range.lo.sign() > 0) known = false;
+  } else {
+    if (l.range.lo.isZero() && l.range.hi.isZero()) known = true;
+    else if (l.range.lo.sign() > 0 || l.range.hi.sign() < 0) known = false;
+    else if (l.values && !std::binary_search(l.values->begin(), l.values->end(), Integer(0))) known = false;
+  }
+  if (known) return *known ? true_ : false_;
+  Node n;
+  n.op = op;
+  n.args = {lin.id};
+  return make(std::move(n));
+}
+
+TermRef TermStore::le(TermRef a, TermRef b) { return cmp0(Op::Le0, sub(a, b)); }
+TermRef TermStore::lt(TermRef a, TermRef b) { return cmp0(Op::Le0, add(sub(a, b), intConst(1))); }
+TermRef TermStore::eq(TermRef a, TermRef b) { return cmp0(Op::Eq0, sub(a, b)); }
+
+TermRef TermStore::lnot(TermRef a) {
+  const Node &n = nodes_[a.id];
+  if (n.known) return *n.known ? false_ : true_;
+  if (n.op == Op::Not) return TermRef{n.args[0]};
+  Node m;
+  m.op = Op::Not;
+  m.args = {a.id};
+  return make(std::move(m));
+}
+
+TermRef TermStore::land(TermRef a, TermRef b) {
+  const Node &x = nodes_[a.id], &y = nodes_[b.id];
+  if (x.known) return *x.known ? b : false_;
+  if (y.known) return *y.known ? a : false_;
+  if (a == b) return a;
+  if ((x.op == Op::Not && x.args[0] == b.id) || (y.op == Op::Not && y.args[0] == a.id)) return false_;
+  Node n;
+  n.op = Op::And;
+  n.args = {std::min(a.id, b.id), std::max(a.id, b.id)};
+  return make(std::move(n));
+}
+
+TermRef TermStore::lor(TermRef a, TermRef b) {
+  const Node &x = nodes_[a.id], &y = nodes_[b.id];
+  if (x.known) return *x.known ? true_ : b;
+  if (y.known) return *y.known ? true_ : a;
+  if (a == b) return a;
+  if ((x.op == Op::Not && x.args[0] == b.id) || (y.op == Op::Not && y.args[0] == a.id)) return true_;
+  Node n;
+  n.op = Op::Or;
+  n.args = {std::min(a.id, b.id), std::max(a.id, b.id)};
+  return make(std::move(n));
+}
+
+TermRef TermStore::iteB(TermRef c, TermRef a, TermRef b) {
+  const Node &cn = nodes_[c.id];
+  if (cn.known) return *cn.known ? a : b;
+  if (a == b) return a;
+  const Node &an = nodes_[a.id], &bn = nodes_[b.id];
+  if (an.known && bn.known) return *an.known ? c : lnot(c);  // (c ? 1 : 0) or (c ? 0 : 1)
+  if (an.known) return *an.known ? lor(c, b) : land(lnot(c), b);
+  if (bn.known) return *bn.known ? lor(lnot(c), a) : land(c, a);
+  if (cn.op == Op::Not) return iteB(TermRef{cn.args[0]}, b, a);
+  Node n;
+  n.op = Op::IteB;
+  n.args = {c.id, a.id, b.id};
+  return make(std::move(n));
+}
+
+TermRef TermStore::lxor(TermRef a, TermRef b) {
+  if (a == b) return false_;
+  return iteB(a, lnot(b), b);
+}
+
+std::pair<TermRef, TermRef> TermStore::divPow2(TermRef x, unsigned j) {
+  if (j == 0) return {x, intConst(0)};
+  auto memo = divs_.find({x.id, j});
+  if (memo != divs_.end()) return memo->second;
+  const Node xn = nodes_[x.id];  // copy: nodes_ may grow below
+  const Integer p = Integer::pow2(j);
+  std::pair<TermRef, TermRef> res;
+  const Integer qlo = floorDiv2(xn.range.lo, j), qhi = floorDiv2(xn.range.hi, j);
+  if (qlo == qhi) {
+    // The quotient is known: q = qlo, r = x - qlo * 2^j.
+    res = {intConst(qlo), sub(x, intConst(qlo * p))};
+  } else {
+    bool exactLin = xn.tz >= j;
+    if (exactLin && (xn.op == Op::Lin || xn.op == Op::IntConst)) {
+      std::vector<std::pair<uint32_t, Integer>> t;
+      bool ok = tzOf(xn.c) >= j;
+      for (size_t i = 0; ok && i < xn.args.size(); ++i) {
+        if (tzOf(xn.coefs[i]) < j) ok = false;
+        else t.push_back({xn.args[i], xn.coefs[i] >> j});
+      }
+      if (ok) {
+        res = {linear(std::move(t), xn.c >> j), intConst(0)};
+        divs_[{x.id, j}] = res;
+        return res;
+      }
+    }
+    std::string base = "d" + std::to_string(x.id) + "_" + std::to_string(j);
+    TermRef q = intVar(base + "q", qlo, qhi);
+    nodes_[q.id].tz = xn.tz > j && xn.tz < kTzZero ? xn.tz - j : 0;
+    TermRef r;
+    if (exactLin) {
+      r = intConst(0);
+    } else {
+      Integer rhi = p - 1;
+      if (xn.range.lo.sign() >= 0 && xn.range.hi < rhi) rhi = xn.range.hi;
+      r = intVar(base + "r", Integer(0), rhi);
+      nodes_[r.id].tz = std::min(xn.tz, j);
+    }
+    // Side constraint x = 2^j q + r, asserted without folding.
+    Node e;
+    e.op = Op::Eq0;
+    e.args = {sub(x, add(mulc(q, p), r)).id};
+    e.name = "div";
+    assertions_.push_back(make(std::move(e)));
+    res = {q, r};
+  }
+  divs_[{x.id, j}] = res;
+  return res;
+}
+
+void TermStore::assertTrue(TermRef b) {
+  const Node &n = nodes_[b.id];
+  if (n.known) {
+    if (!*n.known) falseAsserted_ = true;
+    if (*n.known) return;
+  }
+  assertions_.push_back(b);
+}
+
+void TermStore::refine(TermRef t, const Interval &r) {
+  Node &n = nodes_[t.id];
+  Interval nr{max(n.range.lo, r.lo), min(n.range.hi, r.hi)};
+  // Assert the bounds (unfolded), then narrow.
+  Node lo0;
+  lo0.op = Op::Le0;
+  lo0.args = {sub(intConst(r.lo), t).id};
+  lo0.name = "refine";
+  assertions_.push_back(make(std::move(lo0)));
+  Node hi0;
+  hi0.op = Op::Le0;
+  hi0.args = {sub(t, intConst(r.hi)).id};
+  hi0.name = "refine";
+  assertions_.push_back(make(std::move(hi0)));
+  nodes_[t.id].range = nr;
+  if (nodes_[t.id].values) {
+    auto &v = *nodes_[t.id].values;
+    v.erase(std::remove_if(v.begin(), v.end(), [&](const Integer &x) { return !nr.contains(x); }), v.end());
+  }
+}
+
+Integer TermStore::evalInt(TermRef t, const std::map<std::string, Integer> &m) const {
+  std::unordered_map<uint32_t, Integer> ints;
+  std::unordered_map<uint32_t, bool> bools;
+  std::function<Integer(uint32_t)> I;
+  std::function<bool(uint32_t)> B;
+  I = [&](uint32_t id) -> Integer {
+    auto it = ints.find(id);
+    if (it != ints.end()) return it->second;
+    const Node &n = nodes_[id];
+    Integer v;
+    switch (n.op) {
+    case Op::IntConst: v = n.c; break;
+    case Op::IntVar: v = m.at(n.name); break;
+    case Op::Lin:
+      v = n.c;
+      for (size_t i = 0; i < n.args.size(); ++i) v = v + n.coefs[i] * I(n.args[i]);
+      break;
+    case Op::Ite: v = B(n.args[0]) ? I(n.args[1]) : I(n.args[2]); break;
+    default: throw std::logic_error("evalInt on a Bool term");
+    }
+    ints[id] = v;
+    return v;
+  };
+  B = [&](uint32_t id) -> bool {
+    auto it = bools.find(id);
+    if (it != bools.end()) return it->second;
+    const Node &n = nodes_[id];
+    bool v = false;
+    switch (n.op) {
+    case Op::BoolConst: v = n.b; break;
+    case Op::Le0: v = I(n.args[0]).sign() <= 0; break;
+    case Op::Eq0: v = I(n.args[0]).isZero(); break;
+    case Op::Not: v = !B(n.args[0]); break;
+    case Op::And:
+      v = true;
+      for (uint32_t a : n.args) v = v && B(a);
+      break;
+    case Op::Or:
+      v = false;
+      for (uint32_t a : n.args) v = v || B(a);
+      break;
+    case Op::IteB: v = B(n.args[0]) ? B(n.args[1]) : B(n.args[2]); break;
+    default: throw std::logic_error("evalBool on an Int term");
+    }
+    bools[id] = v;
+    return v;
+  };
+  (void)B;
+  const Node &n = nodes_[t.id];
+  if (n.op == Op::BoolConst || n.op == Op::Le0 || n.op == Op::Eq0 || n.op == Op::Not ||
+      n.op == Op::And || n.op == Op::Or || n.op == Op::IteB)
+    return Integer(B(t.id) ? 1 : 0);
+  return I(t.id);
+}
+
+bool TermStore::evalBool(TermRef t, const std::map<std::string, Integer> &m) const {
+  return !evalInt(t, m).isZero();
+}
+
+}  // namespace mxcert::smt

@@ -1,0 +1,111 @@
+// smt/z3_backend.cpp — the Z3 backend (C++ API, one context per check).
+#include "smt/backend.h"
+
+#include <z3++.h>
+
+#include <algorithm>
+#include <chrono>
+#include <unordered_map>
+
+namespace mxcert::smt {
+
+namespace {
+
+class Z3Backend : public Backend {
+public:
+  std::string name() const override { return "z3"; }
+  std::string version() const override {
+    unsigned ma, mi, bu, re;
+    Z3_get_version(&ma, &mi, &bu, &re);
+    return std::to_string(ma) + "." + std::to_string(mi) + "." + std::to_string(bu);
+  }
+
+  CheckResult check(const TermStore &store, double timeoutSec) override {
+    z3::context ctx;
+    z3::solver slv(ctx, "QF_LIA");
+    if (timeoutSec > 0) {
+      z3::params p(ctx);
+      p.set("timeout", unsigned(timeoutSec * 1000));
+      slv.set(p);
+    }
+    std::unordered_map<uint32_t, z3::expr> memo;
+    std::vector<std::pair<std::string, z3::expr>> vars;
+    for (TermRef v : store.variables()) {
+      z3::expr t = ctx.int_const(store.node(v).name.c_str());
+      memo.emplace(v.id, t);
+      vars.push_back({store.node(v).name, t});
+    }
+    std::vector<uint32_t> order;
+    {
+      std::vector<char> seen(store.size(), 0);
+      std::vector<uint32_t> st;
+      for (TermRef a : store.assertions()) st.push_back(a.id);
+      while (!st.empty()) {
+        uint32_t id = st.back();
+        st.pop_back();
+        if (seen[id]) continue;
+        seen[id] = 1;
+        order.push_back(id);
+        for (uint32_t c : store.node(TermRef{id}).args) st.push_back(c);
+      }
+      std::sort(order.begin(), order.end());
+    }
+    auto lit = [&](const Integer &v) { return ctx.int_val(v.str().c_str()); };
+    for (uint32_t id : order) {
+      if (memo.count(id)) continue;
+      const Node &n = store.node(TermRef{id});
+      auto A = [&](size_t i) { return memo.at(n.args[i]); };
+      z3::expr t(ctx);
+      switch (n.op) {
+      case Op::IntConst: t = lit(n.c); break;
+      case Op::BoolConst: t = ctx.bool_val(n.b); break;
+      case Op::IntVar: t = memo.at(id); break;
+      case Op::Lin: {
+        z3::expr_vector parts(ctx);
+        for (size_t i = 0; i < n.args.size(); ++i)
+          parts.push_back(n.coefs[i] == Integer(1) ? A(i) : lit(n.coefs[i]) * A(i));
+        if (!n.c.isZero()) parts.push_back(lit(n.c));
+        t = parts.size() == 1 ? parts[0] : z3::sum(parts);
+        break;
+      }
+      case Op::Ite:
+      case Op::IteB: t = z3::ite(A(0), A(1), A(2)); break;
+      case Op::Le0: t = A(0) <= 0; break;
+      case Op::Eq0: t = A(0) == 0; break;
+      case Op::Not: t = !A(0); break;
+      case Op::And:
+      case Op::Or: {
+        z3::expr_vector cs(ctx);
+        for (size_t i = 0; i < n.args.size(); ++i) cs.push_back(A(i));
+        t = n.op == Op::And ? z3::mk_and(cs) : z3::mk_or(cs);
+        break;
+      }
+      }
+      memo.emplace(id, t);
+    }
+    for (TermRef a : store.assertions()) slv.add(memo.at(a.id));
+    if (store.trivallyFalse()) slv.add(ctx.bool_val(false));
+    CheckResult res;
+    auto t0 = std::chrono::steady_clock::now();
+    z3::check_result r = slv.check();
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r == z3::unsat) {
+      res.verdict = Verdict::Unsat;
+    } else if (r == z3::sat) {
+      res.verdict = Verdict::Sat;
+      z3::model m = slv.get_model();
+      for (auto &[nm, t] : vars)
+        res.model[nm] = Integer::parse(m.eval(t, true).get_decimal_string(0));
+    } else {
+      res.verdict = Verdict::Unknown;
+      res.reason = "z3 returned unknown (" + slv.reason_unknown() + ")";
+    }
+    return res;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> makeZ3Backend() { return std::make_unique<Z3Backend>(); }
+
+}  // namespace mxcert::smt

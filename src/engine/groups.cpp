@@ -1,0 +1,129 @@
+// src/engine/groups.cpp — grouping scale-code pairs (see groups.h).
+#include "src/engine/groups.h"
+
+#include "models/guard.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+
+namespace mxcert::engine {
+
+namespace {
+using CD = ConcreteDomain;
+
+bool treeDependsOnE(Placement p) { return p == Placement::Pre || p == Placement::Dequant; }
+bool rootDependsOnE(Placement p) { return p == Placement::Post || p == Placement::Post2; }
+
+/// Exact class when rnd(2^s v) = 2^s v for every finite element value v of the format.
+int dequantClass(const std::vector<CVal> &dec, int s, const AccSpec &acc) {
+  CD d;
+  for (const CVal &v : dec) {
+    if (v.nan || v.inf) continue;
+    CVal x = scaleExact(d, v, Integer(int64_t(s)));
+    if (!sameState(roundAcc(d, x, acc), x)) return s;
+  }
+  return kExactClass;
+}
+
+bool pow2Exact(int s, const AccSpec &acc) {
+  CD d;
+  CVal x = pow2Val(d, Integer(int64_t(s)));
+  return sameState(roundAcc(d, x, acc), x);
+}
+}  // namespace
+
+bool witnessDisagrees(const PairQuery &q, const std::vector<unsigned> &a,
+                      const std::vector<unsigned> &b, int xa, int xb) {
+  ConcreteInput in{a, b, unsigned(xa), unsigned(xb)};
+  std::vector<CVal> r = evaluatePlacements(q.cfg, {q.lhs, q.rhs}, in);
+  return !isRelated(r[0], r[1], q.rel);
+}
+
+CodeGroups groupCodePairs(const PairQuery &q, bool collapse, const std::function<bool(int, int)> &only) {
+  CD d;
+  std::vector<unsigned> codesA(q.cfg.a.numCodes()), codesB(q.cfg.b.numCodes());
+  for (unsigned i = 0; i < codesA.size(); ++i) codesA[i] = i;
+  for (unsigned i = 0; i < codesB.size(); ++i) codesB[i] = i;
+  const std::vector<CVal> decA = decodeElements(q.cfg.a, codesA);
+  const std::vector<CVal> decB = decodeElements(q.cfg.b, codesB);
+
+  const Placement ps[2] = {q.lhs, q.rhs};
+  auto uses = [&](Placement p) { return ps[0] == p || ps[1] == p; };
+  const bool useDq = uses(Placement::Dequant), useP2 = uses(Placement::Post2);
+  const bool eLeaf = treeDependsOnE(ps[0]) || treeDependsOnE(ps[1]);
+  const bool eRoot = rootDependsOnE(ps[0]) || rootDependsOnE(ps[1]);
+
+  std::vector<int> dqA(kNumCodes, 0), dqB(kNumCodes, 0), p2A(kNumCodes, 0), p2B(kNumCodes, 0);
+  if (useP2) {
+    // |T| <= the tree on all leaves equal to the largest finite |rnd(t)| (rounding is
+    // monotone); every finite T is a multiple of 2^(qa + qb).
+    CVal M = finiteVal(d, false, Integer(0), Integer(0));
+    for (const CVal &a : decA)
+      for (const CVal &b : decB) {
+        CVal r = roundAcc(d, mulExact(d, a, b), q.cfg.acc);
+        if (r.nan || r.inf) continue;
+        r.neg = false;
+        Aligned<CD> al = align(d, r.N, r.X, M.N, M.X);
+        if (al.A > al.B) M = r;
+      }
+    std::vector<CVal> leaves(size_t(q.cfg.k()), M);
+    CVal Tmax = evalTree(d, q.cfg.tree, leaves, q.cfg.acc);
+    const int grid = q.cfg.a.quantumExp() + q.cfg.b.quantumExp();
+    for (int x = 0; x < kNumCodes; ++x) {
+      const int s = x - 127;
+      bool exactA = pow2Exact(s, q.cfg.acc) && grid + s >= q.cfg.acc.fmt.quantumExp() && !Tmax.inf &&
+                    !Tmax.nan &&
+                    (Tmax.N.isZero() ||
+                     Tmax.X.toInt64() + int64_t(Tmax.N.msb()) + s + 1 <= q.cfg.acc.fmt.emax);
+      p2A[size_t(x)] = collapse && exactA ? kExactClass : s;
+      p2B[size_t(x)] = collapse && pow2Exact(s, q.cfg.acc) ? kExactClass : s;
+    }
+  }
+  if (useDq)
+    for (int x = 0; x < kNumCodes; ++x) {
+      const int s = x - 127;
+      dqA[size_t(x)] = collapse ? dequantClass(decA, s, q.cfg.acc) : s;
+      dqB[size_t(x)] = collapse ? dequantClass(decB, s, q.cfg.acc) : s;
+    }
+
+  using Key = std::array<int, 6>;
+  std::map<Key, std::vector<std::pair<int, int>>> byKey;
+  for (int xa = 0; xa < kNumCodes; ++xa)
+    for (int xb = 0; xb < kNumCodes; ++xb) {
+      if (only && !only(xa, xb)) continue;
+      const int e = xa + xb - 254;
+      Key k{useDq ? dqA[size_t(xa)] : 0, useDq ? dqB[size_t(xb)] : 0,
+            useP2 ? p2A[size_t(xa)] : 0, useP2 ? p2B[size_t(xb)] : 0, eLeaf ? e : kNoKey,
+            eRoot ? e : kNoKey};
+      if (!collapse && (useDq || useP2)) {
+        k[0] = xa;  // every pair its own group
+        k[1] = xb;
+      }
+      byKey[k].push_back({xa, xb});
+    }
+  auto isFamily = [&](const Key &k) {
+    return collapse && (!useDq || (k[0] == kExactClass && k[1] == kExactClass)) &&
+           (!useP2 || (k[2] == kExactClass && k[3] == kExactClass));
+  };
+  CodeGroups out;
+  for (auto &[k, pairs] : byKey) {
+    CodeGroups::Group g;
+    g.key = k;
+    g.pairs = std::move(pairs);
+    g.family = isFamily(k);
+    g.e = g.pairs.front().first + g.pairs.front().second - 254;
+    out.groups.push_back(std::move(g));
+  }
+  std::stable_sort(out.groups.begin(), out.groups.end(), [](const auto &a, const auto &b) {
+    if (a.family != b.family) return a.family;
+    if (a.family && std::abs(a.e) != std::abs(b.e)) return std::abs(a.e) < std::abs(b.e);
+    return a.key < b.key;
+  });
+  out.groupOf.assign(size_t(kNumCodes) * kNumCodes, -1);
+  for (size_t i = 0; i < out.groups.size(); ++i)
+    for (auto [xa, xb] : out.groups[i].pairs) out.groupOf[size_t(xa) * kNumCodes + size_t(xb)] = int(i);
+  return out;
+}
+
+}  // namespace mxcert::engine

@@ -1,0 +1,48 @@
+// src/engine/groups.h — grouping scale-code pairs whose evaluations coincide.
+//
+// Two code pairs are in one group when the reference evaluator's computation at one is the
+// exact scaling (by a power of two) of the computation at the other, so that a witness for
+// one is a witness for the other and they agree or differ together. The grouping uses only
+// the semantics (docs/exhaustive.md):
+//  * pre and post depend on the codes only through e = xa + xb - 254;
+//  * dequant's leaves rnd(rnd(2^sa a) rnd(2^sb b)) equal pre's rnd(2^e a b) when both
+//    scalings are exact for every element value (the code's "exact class");
+//  * post2's root rnd(rnd(T rnd(2^sa)) rnd(2^sb)) equals post's rnd(2^e T) when rnd(2^sa),
+//    rnd(2^sb) and T 2^sa are exact for every reachable tree result T (bounded by the tree
+//    on all-maximal leaves, since rounding is monotone).
+// Pairs outside the exact classes form groups of their own.
+#pragma once
+
+#include "src/engine/pair_query.h"
+
+#include <array>
+#include <functional>
+#include <vector>
+
+namespace mxcert::engine {
+
+/// Marker for "exact class" in a group key.
+constexpr int kExactClass = -1000000;
+/// Marker for an unused key component.
+constexpr int kNoKey = -1000001;
+
+/// The groups of one placement pair.
+struct CodeGroups {
+  struct Group {
+    /// dequant classes (a, b), post2 classes (a, b), e if the leaves depend on it, e if the
+    /// root depends on it.
+    std::array<int, 6> key;
+    std::vector<std::pair<int, int>> pairs;  ///< (xa, xb), the first is the representative
+    bool family = false;  ///< all classes exact: depends on e alone (up to scaling)
+    int e = 0;            ///< e of the representative
+  };
+  std::vector<Group> groups;  ///< family groups first, by |e|, then the rest by key
+  std::vector<int> groupOf;   ///< per pair (xa * 255 + xb): its group, or -1 if excluded
+};
+
+/// Groups the code pairs of `q`. With `collapse` false, only the grouping by e of placements
+/// that depend on e alone is used. `only` restricts the pairs considered.
+CodeGroups groupCodePairs(const PairQuery &q, bool collapse,
+                          const std::function<bool(int, int)> &only = {});
+
+}  // namespace mxcert::engine
