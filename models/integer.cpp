@@ -65,7 +65,10 @@ Integer Integer::parse(const std::string &s) {
   if (i == s.size()) throw std::invalid_argument("malformed integer '" + s + "'");
   for (size_t j = i; j < s.size(); ++j)
     if (s[j] < '0' || s[j] > '9') throw std::invalid_argument("malformed integer '" + s + "'");
-  Big b(s[0] == '+' ? s.substr(1) : s);
+  // Base 10 always (Boost would read a leading 0 as octal).
+  Big b = 0;
+  for (size_t j = i; j < s.size(); ++j) b = b * 10 + (s[j] - '0');
+  if (s[0] == '-') b = -b;
   return Integer(b);
 }
 

@@ -24,6 +24,9 @@ struct Query {
   Placement rhs = Placement::Post;
   Relation rel = Relation::Bitwise;
   Region region;
+  /// Leaves whose element codes are free (empty: all). The other leaves are fixed to +0 x +0,
+  /// which makes much smaller queries for counterexample search.
+  std::vector<bool> active;
 };
 
 /// The QF_LIA encoding of a Query.

@@ -1,85 +1,93 @@
-// src/cli/cmd_table.cpp — `mxcert table`: the exact agree set of two placements.
-#include "certs/config_json.h"
-#include "models/value_io.h"
+// src/cli/cmd_table.cpp — `mxcert table`: the exact agree set of two placements, certified.
+#include "certs/certificate.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 #include "src/engine/exhaustive.h"
-
-#include <nlohmann/json.hpp>
+#include "src/engine/solver_table.h"
+#include "src/engine/to_certificate.h"
 
 #include <cstdio>
+#include <fstream>
+#include <iostream>
 
 namespace mxcert::cli {
 
+namespace {
+
+std::string summary(const engine::PairQuery &q, const certs::Certificate &c, bool complete) {
+  const long agree = c.agree.toSet().count();
+  const long excluded = long(kNumCodes) * kNumCodes - agree;
+  std::string t = "# mxcert table: " + describe(q.cfg) + "\n# " + toString(q.lhs) + " vs " +
+                  toString(q.rhs) + ", relation " + toString(q.rel) + ", engine " + c.engine + "\n";
+  t += "agree: " + std::to_string(agree) + " of " + std::to_string(long(kNumCodes) * kNumCodes) +
+       " code pairs, " + std::to_string(c.agree.regions.size()) + " region(s)\n";
+  for (size_t i = 0; i < c.agree.regions.size(); ++i) {
+    t += "  " + c.agree.regions[i].str();
+    if (c.engine == "solver") {
+      double secs = 0;
+      std::string solvers;
+      for (int p : c.regionProofs[i]) {
+        secs += c.proofs[size_t(p)].seconds;
+        if (solvers.find(c.proofs[size_t(p)].solver) == std::string::npos)
+          solvers += (solvers.empty() ? "" : "+") + c.proofs[size_t(p)].solver;
+      }
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "   proven: %zu unsat quer%s (%s, %.3f s)", c.regionProofs[i].size(),
+                    c.regionProofs[i].size() == 1 ? "y" : "ies", solvers.c_str(), secs);
+      t += buf;
+    }
+    t += "\n";
+  }
+  t += "excluded: " + std::to_string(excluded) + " code pairs, each refuted by one of " +
+       std::to_string(c.witnesses.size()) + " witness(es)\n";
+  if (c.bound) t += "closed form: " + c.bound->formula + "\n";
+  if (!complete) t += "INCOMPLETE: some code pairs are unknown (solver timeout); see above\n";
+  t += "stats: " + c.stats.dump() + "\n";
+  return t;
+}
+
+}  // namespace
+
 int cmdTable(int argc, char **argv) {
   std::set<std::string> valued = configOptions();
-  valued.insert({"lhs", "rhs", "relation", "engine"});
-  Args args(argc, argv, 2, {"json", "no-collapse"}, valued);
+  valued.insert({"lhs", "rhs", "relation", "engine", "solver", "timeout"});
+  Args args(argc, argv, 2, {"json", "no-collapse", "verbose", "embed-queries"}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),
                       parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
-  std::string eng = args.get("engine", "exhaustive");
-  if (eng != "exhaustive") throw UsageError("unknown --engine '" + eng + "' (expected exhaustive)");
-  engine::ExhaustiveOptions opt;
-  opt.collapse = !args.flag("no-collapse");
-  engine::ExhaustiveResult r;
-  try {
-    r = engine::runExhaustive(q, opt);
-  } catch (const engine::ResourceLimit &e) {
-    std::fprintf(stderr, "mxcert: unknown: %s\n", e.what());
-    return kUnknown;
-  }
-  Guard g = Guard::fromSet(r.agree);
-  const long agree = r.agree.count(), excluded = long(kNumCodes) * kNumCodes - agree;
-  std::vector<long> covers(r.witnesses.size(), 0);
-  for (int w : r.witnessOf)
-    if (w >= 0) ++covers[size_t(w)];
-  if (args.flag("json")) {
-    nlohmann::json ws = nlohmann::json::array();
-    for (size_t i = 0; i < r.witnesses.size(); ++i) {
-      const engine::Witness &w = r.witnesses[i];
-      nlohmann::json a = nlohmann::json::array(), b = nlohmann::json::array();
-      for (unsigned c : w.a) a.push_back(elementToString(q.cfg.a, c));
-      for (unsigned c : w.b) b.push_back(elementToString(q.cfg.b, c));
-      ws.push_back({{"a", a}, {"b", b}, {"xa", w.xa}, {"xb", w.xb}, {"refutes_pairs", covers[i]}});
+  const std::string eng = args.get("engine", "solver");
+  certs::Certificate cert;
+  bool complete = true;
+  if (eng == "exhaustive") {
+    engine::ExhaustiveOptions opt;
+    opt.collapse = !args.flag("no-collapse");
+    try {
+      cert = engine::certificateOf(q, engine::runExhaustive(q, opt));
+    } catch (const engine::ResourceLimit &e) {
+      std::fprintf(stderr, "mxcert: unknown: %s\n", e.what());
+      return kUnknown;
     }
-    nlohmann::json doc = {{"tool", "mxcert"},
-                          {"version", MXCERT_VERSION},
-                          {"config", certs::configToJson(q.cfg)},
-                          {"lhs", toString(q.lhs)},
-                          {"rhs", toString(q.rhs)},
-                          {"relation", toString(q.rel)},
-                          {"engine", "exhaustive"},
-                          {"agree", certs::guardToJson(g)},
-                          {"agree_pairs", agree},
-                          {"excluded_pairs", excluded},
-                          {"witnesses", ws},
-                          {"stats",
-                           {{"seconds", r.stats.seconds},
-                            {"groups", r.stats.groups},
-                            {"tree_evaluations", r.stats.treeEvaluations},
-                            {"witness_reuses", r.stats.witnessHits},
-                            {"decided_by_scaling", r.stats.collapsed},
-                            {"max_layer_states", r.stats.maxLayerStates}}}};
-    emit(args, doc.dump(1) + "\n");
-    return kOk;
+  } else if (eng == "solver") {
+    engine::SolverTableOptions opt;
+    opt.solver = parseSolverOpt(args);
+    opt.timeout = parseTimeoutOpt(args, 120);
+    opt.keepQueries = args.flag("embed-queries");
+    if (args.flag("verbose")) opt.log = [](const std::string &s) { std::fprintf(stderr, "mxcert: %s\n", s.c_str()); };
+    engine::SolverTableResult r = engine::runSolverTable(q, opt);
+    complete = r.complete();
+    cert = engine::certificateOf(q, r);
+    for (const Region &u : r.unknown) std::fprintf(stderr, "mxcert: unknown: %s\n", u.str().c_str());
+  } else {
+    throw UsageError("unknown --engine '" + eng + "' (expected solver or exhaustive)");
   }
-  std::string t = "# mxcert table: " + describe(q.cfg) + "\n# " + toString(q.lhs) + " vs " +
-                  toString(q.rhs) + ", relation " + toString(q.rel) + ", engine exhaustive\n";
-  t += "agree: " + std::to_string(agree) + " of " + std::to_string(long(kNumCodes) * kNumCodes) +
-       " code pairs, " + std::to_string(g.regions.size()) + " region(s)\n";
-  for (const Region &reg : g.regions) t += "  " + reg.str() + "\n";
-  t += "excluded: " + std::to_string(excluded) + " code pairs, refuted by " +
-       std::to_string(r.witnesses.size()) + " witness(es)\n";
-  char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "time: %.2f s (%zu groups, %zu full evaluations, %zu witness re-uses, %zu by scaling, "
-                "largest layer %zu states)\n",
-                r.stats.seconds, r.stats.groups, r.stats.treeEvaluations, r.stats.witnessHits,
-                r.stats.collapsed, r.stats.maxLayerStates);
-  t += buf;
-  emit(args, t);
-  return kOk;
+  const std::string json = certs::toJson(cert).dump(1) + "\n";
+  if (auto out = args.get("o")) {
+    std::ofstream f(*out, std::ios::binary);
+    if (!f || !(f << json)) throw UsageError("cannot write '" + *out + "'");
+  }
+  std::cout << (args.flag("json") ? json : summary(q, cert, complete));
+  std::cout.flush();
+  return complete ? kOk : kUnknown;
 }
 
 }  // namespace mxcert::cli

@@ -23,9 +23,13 @@ const char *kUsageText =
 
 int main(int argc, char **argv) {
   using namespace mxcert::cli;
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-    std::fputs(kUsageText, argc < 2 ? stderr : stdout);
-    return argc < 2 ? kUsage : kOk;
+  if (argc < 2) {
+    std::fputs("mxcert: error: missing command (try mxcert --help)\n", stderr);
+    return kUsage;
+  }
+  if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    std::fputs(kUsageText, stdout);
+    return kOk;
   }
   std::string cmd = argv[1];
   try {

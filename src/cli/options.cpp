@@ -4,6 +4,7 @@
 #include "models/value_io.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -139,6 +140,22 @@ Relation parseRelationOpt(const Args &args) {
   auto r = parseRelation(v);
   if (!r) throw UsageError("unknown --relation '" + v + "' (expected bitwise or value)");
   return *r;
+}
+
+std::string parseSolverOpt(const Args &args) {
+  std::string s = args.get("solver", "cvc5");
+  if (s != "cvc5" && s != "z3") throw UsageError("unknown --solver '" + s + "' (expected cvc5 or z3)");
+  return s;
+}
+
+double parseTimeoutOpt(const Args &args, double dflt) {
+  auto v = args.get("timeout");
+  if (!v) return dflt;
+  char *end = nullptr;
+  double t = std::strtod(v->c_str(), &end);
+  if (v->empty() || *end != '\0' || !(t > 0) || t > 1e6)
+    throw UsageError("--timeout: expected a positive number of seconds, got '" + *v + "'");
+  return t;
 }
 
 std::string describe(const ModelConfig &cfg) {

@@ -50,6 +50,11 @@ Placement parsePlacementOpt(const Args &args, const std::string &name, Placement
 /// --relation (default bitwise).
 Relation parseRelationOpt(const Args &args);
 
+/// --solver (default cvc5); UsageError for names other than cvc5 and z3.
+std::string parseSolverOpt(const Args &args);
+/// --timeout SECONDS (positive number), with a default.
+double parseTimeoutOpt(const Args &args, double dflt);
+
 /// "a=e2m1 b=e2m1 acc=f32 round=rne subnormals=keep k=2 tree=(0 1)".
 std::string describe(const ModelConfig &cfg);
 

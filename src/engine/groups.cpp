@@ -72,7 +72,9 @@ CodeGroups groupCodePairs(const PairQuery &q, bool collapse, const std::function
     const int grid = q.cfg.a.quantumExp() + q.cfg.b.quantumExp();
     for (int x = 0; x < kNumCodes; ++x) {
       const int s = x - 127;
-      bool exactA = pow2Exact(s, q.cfg.acc) && grid + s >= q.cfg.acc.fmt.quantumExp() && !Tmax.inf &&
+      // On the grid (and, with FTZ, not subnormal, which would be flushed).
+      const int lowest = q.cfg.acc.subnormals == Subnormals::FTZ ? q.cfg.acc.fmt.emin() : q.cfg.acc.fmt.quantumExp();
+      bool exactA = pow2Exact(s, q.cfg.acc) && grid + s >= lowest && !Tmax.inf &&
                     !Tmax.nan &&
                     (Tmax.N.isZero() ||
                      Tmax.X.toInt64() + int64_t(Tmax.N.msb()) + s + 1 <= q.cfg.acc.fmt.emax);

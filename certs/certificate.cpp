@@ -1,0 +1,259 @@
+// certs/certificate.cpp — certificate JSON reading and writing (see certificate.h).
+#include "certs/certificate.h"
+
+#include "models/value_io.h"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace mxcert::certs {
+
+using nlohmann::json;
+
+namespace {
+
+/// Rejects keys outside `allowed` (a typo or an injected field is an error, not noise).
+void onlyKeys(const json &j, const std::set<std::string> &allowed, const std::string &where) {
+  if (!j.is_object()) throw SchemaError(where + " must be an object");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!allowed.count(it.key())) throw SchemaError(where + ": unknown field '" + it.key() + "'");
+}
+
+const json &field(const json &j, const std::string &key, const std::string &where) {
+  if (!j.contains(key)) throw SchemaError(where + ": missing field '" + key + "'");
+  return j.at(key);
+}
+
+double getNumber(const json &j, const std::string &key, const std::string &where) {
+  const json &v = field(j, key, where);
+  if (!v.is_number()) throw SchemaError(where + "." + key + " must be a number");
+  double d = v.get<double>();
+  if (!std::isfinite(d) || d < 0 || d > 1e9) throw SchemaError(where + "." + key + " out of range");
+  return d;
+}
+
+std::vector<unsigned> codes(const json &j, const std::string &where, unsigned numCodes, int k) {
+  if (!j.is_array()) throw SchemaError(where + " must be a list of element codes");
+  if (int(j.size()) != k) throw SchemaError(where + " must have k = " + std::to_string(k) + " codes");
+  std::vector<unsigned> out;
+  for (const json &c : j) {
+    if (!c.is_number_integer()) throw SchemaError(where + ": codes must be integers");
+    if (c.is_number_unsigned() ? c.get<uint64_t>() >= numCodes
+                               : (c.get<int64_t>() < 0 || c.get<int64_t>() >= int64_t(numCodes)))
+      throw SchemaError(where + ": code out of range 0.." + std::to_string(numCodes - 1));
+    out.push_back(unsigned(c.get<int64_t>()));
+  }
+  return out;
+}
+
+Placement placementField(const json &j, const std::string &key) {
+  auto p = parsePlacement(getString(j, key));
+  if (!p) throw SchemaError("field '" + key + "': unknown placement");
+  return *p;
+}
+
+Relation relationField(const json &j) {
+  auto r = parseRelation(getString(j, "relation"));
+  if (!r) throw SchemaError("field 'relation': expected bitwise or value");
+  return *r;
+}
+
+bool isHex64(const std::string &s) {
+  if (s.size() != 64) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+}  // namespace
+
+json toJson(const Certificate &c) {
+  json proofs = json::array();
+  for (const Proof &p : c.proofs) {
+    json pj = {{"region", regionToJson(p.region)},
+               {"solver", p.solver},
+               {"solver_version", p.solverVersion},
+               {"seconds", p.seconds},
+               {"encoding", p.encoding},
+               {"query_sha256", p.querySha256},
+               {"query_bytes", p.queryBytes}};
+    if (!p.query.empty()) pj["query"] = p.query;
+    if (!p.queryFile.empty()) pj["query_file"] = p.queryFile;
+    proofs.push_back(pj);
+  }
+  json ws = json::array();
+  for (const CertWitness &w : c.witnesses) {
+    json av = json::array(), bv = json::array();
+    for (unsigned x : w.a) av.push_back(elementToString(c.config.a, x));
+    for (unsigned x : w.b) bv.push_back(elementToString(c.config.b, x));
+    ws.push_back({{"a", w.a}, {"b", w.b}, {"a_values", av}, {"b_values", bv},
+                  {"refutes", guardToJson(w.refutes)}});
+  }
+  json j = {{"format", kFormatName},
+            {"format_version", kFormatVersion},
+            {"tool", {{"name", "mxcert"}, {"version", c.toolVersion}}},
+            {"config", configToJson(c.config)},
+            {"lhs", toString(c.lhs)},
+            {"rhs", toString(c.rhs)},
+            {"relation", toString(c.relation)},
+            {"engine", c.engine},
+            {"agree", guardToJson(c.agree)},
+            {"agree_pairs", c.agree.toSet().count()},
+            {"proofs", proofs},
+            {"region_proofs", c.regionProofs},
+            {"witnesses", ws},
+            {"stats", c.stats}};
+  if (c.bound) {
+    json params = json::object();
+    for (auto &[n, v] : c.bound->params) params[n] = v;
+    j["bound"] = {{"formula", c.bound->formula}, {"params", params}, {"agree", guardToJson(c.bound->agree)}};
+  }
+  return j;
+}
+
+Certificate certificateFromJson(const json &j) {
+  onlyKeys(j, {"format", "format_version", "tool", "config", "lhs", "rhs", "relation", "engine", "agree",
+               "agree_pairs", "proofs", "region_proofs", "witnesses", "bound", "stats"},
+           "certificate");
+  if (getString(j, "format") != kFormatName) throw SchemaError("field 'format': not an mxcert certificate");
+  if (getInt(j, "format_version", 0, 1000) != kFormatVersion)
+    throw SchemaError("field 'format_version': unsupported version");
+  Certificate c;
+  const json &tool = field(j, "tool", "certificate");
+  onlyKeys(tool, {"name", "version"}, "tool");
+  c.toolVersion = getString(tool, "version");
+  c.config = configFromJson(field(j, "config", "certificate"));
+  onlyKeys(j.at("config"), {"a", "b", "acc", "round", "subnormals", "k", "tree"}, "config");
+  c.lhs = placementField(j, "lhs");
+  c.rhs = placementField(j, "rhs");
+  c.relation = relationField(j);
+  c.engine = getString(j, "engine");
+  if (c.engine != "solver" && c.engine != "exhaustive") throw SchemaError("field 'engine': expected solver or exhaustive");
+  c.agree = guardFromJson(field(j, "agree", "certificate"));
+  const long claimedPairs = getInt(j, "agree_pairs", 0, long(kNumCodes) * kNumCodes);
+  if (claimedPairs != c.agree.toSet().count())
+    throw SchemaError("field 'agree_pairs' does not match the regions of 'agree'");
+  const json &proofs = field(j, "proofs", "certificate");
+  if (!proofs.is_array()) throw SchemaError("field 'proofs' must be a list");
+  for (size_t i = 0; i < proofs.size(); ++i) {
+    const json &p = proofs[i];
+    const std::string where = "proofs[" + std::to_string(i) + "]";
+    onlyKeys(p, {"region", "solver", "solver_version", "seconds", "encoding", "query_sha256", "query_bytes",
+                 "query", "query_file"},
+             where);
+    Proof pr;
+    pr.region = regionFromJson(field(p, "region", where));
+    pr.solver = getString(p, "solver");
+    if (pr.solver != "cvc5" && pr.solver != "z3") throw SchemaError(where + ".solver: expected cvc5 or z3");
+    pr.solverVersion = getString(p, "solver_version");
+    pr.seconds = getNumber(p, "seconds", where);
+    pr.encoding = getString(p, "encoding");
+    if (pr.encoding != "lia" && pr.encoding != "fp") throw SchemaError(where + ".encoding: expected lia or fp");
+    pr.querySha256 = getString(p, "query_sha256");
+    if (!isHex64(pr.querySha256)) throw SchemaError(where + ".query_sha256: expected 64 lowercase hex digits");
+    pr.queryBytes = getInt(p, "query_bytes", 0, 1L << 40);
+    if (p.contains("query")) pr.query = getString(p, "query");
+    if (p.contains("query_file")) pr.queryFile = getString(p, "query_file");
+    c.proofs.push_back(pr);
+  }
+  const json &rp = field(j, "region_proofs", "certificate");
+  if (!rp.is_array() || rp.size() != c.agree.regions.size())
+    throw SchemaError("field 'region_proofs' must have one list per region of 'agree'");
+  for (const json &l : rp) {
+    if (!l.is_array()) throw SchemaError("field 'region_proofs': each entry must be a list");
+    std::vector<int> ids;
+    for (const json &x : l) {
+      if (!x.is_number_integer() || x.get<int64_t>() < 0 || x.get<int64_t>() >= int64_t(c.proofs.size()))
+        throw SchemaError("field 'region_proofs': proof index out of range");
+      ids.push_back(int(x.get<int64_t>()));
+    }
+    c.regionProofs.push_back(ids);
+  }
+  const json &ws = field(j, "witnesses", "certificate");
+  if (!ws.is_array()) throw SchemaError("field 'witnesses' must be a list");
+  for (size_t i = 0; i < ws.size(); ++i) {
+    const json &w = ws[i];
+    const std::string where = "witnesses[" + std::to_string(i) + "]";
+    onlyKeys(w, {"a", "b", "a_values", "b_values", "refutes"}, where);
+    CertWitness cw;
+    cw.a = codes(field(w, "a", where), where + ".a", c.config.a.numCodes(), c.config.k());
+    cw.b = codes(field(w, "b", where), where + ".b", c.config.b.numCodes(), c.config.k());
+    cw.refutes = guardFromJson(field(w, "refutes", where));
+    c.witnesses.push_back(cw);
+  }
+  if (j.contains("bound")) {
+    const json &b = j.at("bound");
+    onlyKeys(b, {"formula", "params", "agree"}, "bound");
+    BoundRecord br;
+    br.formula = getString(b, "formula");
+    const json &ps = field(b, "params", "bound");
+    if (!ps.is_object()) throw SchemaError("bound.params must be an object");
+    for (auto it = ps.begin(); it != ps.end(); ++it) br.params.push_back({it.key(), getInt(ps, it.key(), -100000, 100000)});
+    br.agree = guardFromJson(field(b, "agree", "bound"));
+    c.bound = br;
+  }
+  if (j.contains("stats")) {
+    if (!j.at("stats").is_object()) throw SchemaError("field 'stats' must be an object");
+    c.stats = j.at("stats");
+  }
+  return c;
+}
+
+namespace {
+json parseFile(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw SchemaError("cannot read '" + path + "'");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  try {
+    return json::parse(ss.str());
+  } catch (const json::exception &e) {
+    std::string msg = e.what();
+    auto nl = msg.find('\n');
+    if (nl != std::string::npos) msg = msg.substr(0, nl);
+    throw SchemaError("'" + path + "' is not valid JSON: " + msg);
+  }
+}
+}  // namespace
+
+Certificate readCertificate(const std::string &path) {
+  json j = parseFile(path);
+  try {
+    return certificateFromJson(j);
+  } catch (const json::exception &e) {
+    throw SchemaError(std::string("malformed certificate: ") + e.what());
+  }
+}
+
+json toCompactJson(const Certificate &c) {
+  return json{{"format", "mxcert-guard-table"},
+              {"format_version", kFormatVersion},
+              {"config", configToJson(c.config)},
+              {"lhs", toString(c.lhs)},
+              {"rhs", toString(c.rhs)},
+              {"relation", toString(c.relation)},
+              {"agree", guardToJson(c.agree)}};
+}
+
+GuardTable readGuardTable(const std::string &path) {
+  json j = parseFile(path);
+  try {
+    if (j.is_object() && j.contains("format") && j.at("format") == "mxcert-guard-table") {
+      onlyKeys(j, {"format", "format_version", "config", "lhs", "rhs", "relation", "agree"}, "guard table");
+      if (getInt(j, "format_version", 0, 1000) != kFormatVersion)
+        throw SchemaError("field 'format_version': unsupported version");
+      GuardTable t{configFromJson(field(j, "config", "guard table")), placementField(j, "lhs"),
+                   placementField(j, "rhs"), relationField(j), guardFromJson(field(j, "agree", "guard table")),
+                   false};
+      return t;
+    }
+    Certificate c = certificateFromJson(j);
+    return GuardTable{c.config, c.lhs, c.rhs, c.relation, c.agree, c.engine == "solver"};
+  } catch (const json::exception &e) {
+    throw SchemaError(std::string("malformed guard table: ") + e.what());
+  }
+}
+
+}  // namespace mxcert::certs

@@ -1,0 +1,89 @@
+// certs/certificate.h — the certificate of a guard table: what it claims, and the evidence.
+//
+// A certificate states the exact agree set of two placements for one configuration, as a
+// guard, with per region the solver proofs of sub-regions covering it, and per excluded code
+// pair a witness (concrete element codes) that refutes it. The JSON form is documented in
+// docs/certificates.md and described by certs/certificate.schema.json. Reading validates the
+// schema strictly (unknown keys, wrong types, out-of-range numbers are SchemaError); whether
+// the claims are TRUE is the checker's business (src/check), not the reader's.
+#pragma once
+
+#include "certs/config_json.h"
+#include "models/guard.h"
+#include "models/placement.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mxcert::certs {
+
+/// The format identifier and version written and accepted.
+constexpr const char *kFormatName = "mxcert-certificate";
+constexpr int kFormatVersion = 1;
+
+/// One solver proof: the query for `region` was unsat.
+struct Proof {
+  Region region;
+  std::string solver;         ///< cvc5 | z3
+  std::string solverVersion;
+  double seconds = 0;
+  std::string encoding = "lia";
+  std::string querySha256;    ///< SHA-256 of the SMT-LIB2 text of the query
+  long queryBytes = 0;
+  std::string query;          ///< the text itself (optional, may be empty)
+  std::string queryFile;      ///< a file holding the text, relative to the certificate (optional)
+};
+
+/// One witness: element codes, and the code pairs it claims to refute.
+struct CertWitness {
+  std::vector<unsigned> a, b;  ///< element codes (k each)
+  Guard refutes;               ///< the excluded pairs this witness covers
+};
+
+/// A closed-form bound recorded with the table (optional).
+struct BoundRecord {
+  std::string formula;
+  std::vector<std::pair<std::string, long>> params;
+  Guard agree;                 ///< the predicted agree set
+};
+
+/// A guard table certificate.
+struct Certificate {
+  std::string toolVersion;
+  ModelConfig config;
+  Placement lhs = Placement::Pre, rhs = Placement::Post;
+  Relation relation = Relation::Bitwise;
+  std::string engine = "solver";   ///< solver | exhaustive
+  Guard agree;
+  std::vector<Proof> proofs;
+  std::vector<std::vector<int>> regionProofs;  ///< per agree region: indices into proofs
+  std::vector<CertWitness> witnesses;
+  std::optional<BoundRecord> bound;
+  nlohmann::json stats = nlohmann::json::object();  ///< informational
+};
+
+/// The certificate as JSON (the format of docs/certificates.md).
+nlohmann::json toJson(const Certificate &c);
+/// Reads and validates a certificate; throws SchemaError naming the offending field.
+Certificate certificateFromJson(const nlohmann::json &j);
+/// Reads a certificate file; throws SchemaError (also for unreadable files and bad JSON).
+Certificate readCertificate(const std::string &path);
+
+/// A compact guard table (mxcert export --as json): the same claims without evidence.
+nlohmann::json toCompactJson(const Certificate &c);
+
+/// The guard of a certificate or of a compact table, whichever the file is (for consumers
+/// such as the MLIR pass and GPU replay). Throws SchemaError.
+struct GuardTable {
+  ModelConfig config;
+  Placement lhs, rhs;
+  Relation relation;
+  Guard agree;
+  bool certified = false;  ///< a full certificate (proofs and witnesses present)
+};
+GuardTable readGuardTable(const std::string &path);
+
+}  // namespace mxcert::certs

@@ -1,0 +1,84 @@
+// src/engine/solver_table.h — certified agree sets with the QF_LIA encoding and a solver.
+//
+// The exact agree set over all code pairs 0..254 x 0..254, with
+//  * for every region of the answer, unsat proofs of sub-regions covering it, and
+//  * for every excluded pair, a witness the reference evaluator confirms.
+// Strategy: start from the closed-form prediction when one applies (else from "all pairs"),
+// carve out pairs refuted by cheap structured witnesses, then prove the remaining candidate
+// regions; a sat answer yields a witness (checked by evaluation) that removes every pair it
+// refutes; a timeout splits the region. Excluded pairs without a witness get one from small
+// counterexample queries (few free leaves, the rest +0) and then full ones; an unsat answer
+// there means the pair agrees after all, and it joins the answer with its proof.
+#pragma once
+
+#include "models/guard.h"
+#include "smt/backend.h"
+#include "src/engine/pair_query.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mxcert::engine {
+
+/// A proof that no input and no code pair of `region` makes the placements differ.
+struct ProofRecord {
+  Region region;
+  std::string solver;         ///< "cvc5" or "z3"
+  std::string solverVersion;
+  double seconds = 0;
+  std::string sha256;         ///< of the SMT-LIB2 query text
+  size_t bytes = 0;           ///< size of the query text
+  std::string smt2;           ///< the query text (only when requested)
+};
+
+/// The answer of one solver query on one region.
+struct RegionCheck {
+  smt::Verdict verdict = smt::Verdict::Unknown;
+  double seconds = 0;
+  std::string reason;                 ///< for unknown
+  std::optional<ConcreteInput> cex;   ///< for sat: confirmed by the reference evaluator
+  ProofRecord proof;                  ///< for unsat
+};
+
+/// Asks `backend` whether F1 and F2 can differ in `region` (with only `active` leaves free).
+/// A sat model is replayed in the reference evaluator; one that does not replay is an
+/// internal error (std::logic_error), never a silent answer.
+RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &backend,
+                        double timeoutSec, const std::vector<bool> &active = {},
+                        bool keepText = false);
+
+struct SolverTableOptions {
+  std::string solver = "cvc5";
+  double timeout = 120;         ///< per region query, seconds
+  double witnessTimeout = 5;    ///< per restricted counterexample query
+  bool useClosedForm = true;
+  bool keepQueries = false;     ///< keep the SMT-LIB2 text in the proof records
+  std::function<void(const std::string &)> log;
+};
+
+struct SolverTableStats {
+  size_t queries = 0, unsat = 0, sat = 0, unknown = 0, splits = 0;
+  size_t patternWitnesses = 0;      ///< witnesses found without a solver
+  size_t predictionMismatches = 0;  ///< pairs where the closed form was wrong
+  bool usedClosedForm = false;
+  double seconds = 0, solverSeconds = 0;
+};
+
+struct SolverTableResult {
+  CodeSet agree;
+  Guard guard;                                  ///< canonical decomposition of `agree`
+  std::vector<ProofRecord> proofs;              ///< proven regions; their union is `agree`
+  std::vector<std::vector<int>> regionProofs;   ///< per guard region: proofs that meet it
+  std::vector<Witness> witnesses;
+  std::vector<int> witnessOf;                   ///< per pair (xa * 255 + xb), -1 if none
+  std::vector<Region> unknown;                  ///< undecided pairs (table incomplete)
+  SolverTableStats stats;
+  bool complete() const { return unknown.empty(); }
+};
+
+/// Computes the certified agree set of q.
+SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &opt);
+
+}  // namespace mxcert::engine
