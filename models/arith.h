@@ -229,9 +229,11 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     if (rne) return infVal(d, neg, wouldBe, v.X, unsigned(p));
     return finiteVal(d, neg, L(Integer::pow2(p) - 1), L(I(emax - p + 1)));
   };
-  // Drop s >= 1 bits of N with the rounding mode: returns (q + up) * 2^s.
-  auto dropBits = [&](unsigned s) -> Int {
-    DivMod<Int> qr = d.divPow2(v.N, s);
+  // Drop s >= 1 bits of N with the rounding mode: returns (q + up) * 2^s. Needed only in
+  // the arm `inArm`, where N lies in binade m, so q = floor(N / 2^s) lies in
+  // [2^m >> s, (2^(m+1) - 1) >> s].
+  auto dropBits = [&](unsigned s, const Bool &inArm, unsigned m) -> Int {
+    DivMod<Int> qr = d.divPow2Within(v.N, s, inArm, Integer::pow2(m) >> s, (Integer::pow2(m + 1) - 1) >> s);
     if (!rne) return d.mulc(qr.q, Integer::pow2(s));
     const Integer half = Integer::pow2(s - 1);
     Bool above = d.lt(L(half), qr.r);
@@ -300,7 +302,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     Bool c = d.land(inBinade(m), d.le(L(I(emin - mi)), v.X));
     sel.when(c, [&] {
       const unsigned s = unsigned(mi - p + 1);
-      Int nr2 = dropBits(s);
+      Int nr2 = dropBits(s, c, m);
       Bool ovf = d.le(L(I(emax + 1 - mi)), v.X);  // exact value >= 2^(emax+1)
       if (rne) {
         // A carry into the next binade at the top of the range also overflows.
@@ -325,9 +327,10 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     const int64_t encLo = std::max<int64_t>(zeroHi + 1, xr.lo.fitsInt64() ? xr.lo.toInt64() : zeroHi + 1);
     const int64_t encHi = std::min<int64_t>(subTop, xr.hi.fitsInt64() ? xr.hi.toInt64() : subTop);
     for (int64_t x = encLo; x <= encHi; ++x) {
-      sel.when(d.land(inB, d.eq(v.X, L(I(x)))), [&] {
+      const Bool arm = d.land(inB, d.eq(v.X, L(I(x))));
+      sel.when(arm, [&] {
         const unsigned s = unsigned(int64_t(emin) - p + 1 - x);  // in [tz + 1, m + 1]
-        Int nr2 = dropBits(s);
+        Int nr2 = dropBits(s, arm, m);
         if (!ftz) return finiteVal(d, neg, nr2, v.X);
         // FTZ: below 2^emin = 2^(emin - x) units becomes zero.
         Bool tiny = d.lt(nr2, L(Integer::pow2(unsigned(int64_t(emin) - x))));

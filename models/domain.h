@@ -19,6 +19,9 @@
 //   Bool d.land(a, b), d.lor(a, b), d.lnot(a), d.lxor(a, b)
 //   Int  d.ite(Bool, Int, Int); Bool d.iteB(Bool, Bool, Bool)
 //   DivMod<Int> d.divPow2(x, j)              q = floor(x / 2^j), r = x - q * 2^j in [0, 2^j)
+//   DivMod<Int> d.divPow2Within(x, j, c, lo, hi)  the same, needed only where c holds, and
+//                                            then known to satisfy lo <= q <= hi (a symbolic
+//                                            domain may leave q, r unconstrained elsewhere)
 //   Interval d.range(x)                      sound bounds on x (exact for concrete values)
 //   unsigned d.tz(x)                         x is a multiple of 2^tz (tz <= 4096 cap for 0)
 //   std::optional<bool> d.known(Bool)        the value when the analysis knows it
@@ -80,6 +83,9 @@ struct ConcreteDomain {
   Int ite(Bool c, const Int &a, const Int &b) const { return c ? a : b; }
   Bool iteB(Bool c, Bool a, Bool b) const { return c ? a : b; }
   DivMod<Int> divPow2(const Int &x, unsigned j) const { return {x >> j, x.lowBits(j)}; }
+  DivMod<Int> divPow2Within(const Int &x, unsigned j, Bool, const Integer &, const Integer &) const {
+    return divPow2(x, j);
+  }
   Interval range(const Int &x) const { return {x, x}; }
   unsigned tz(const Int &x) const { return x.isZero() ? 4096u : x.trailingZeros(); }
   std::optional<bool> known(Bool b) const { return b; }

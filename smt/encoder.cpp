@@ -12,14 +12,16 @@ namespace mxcert::smt {
 std::string describeQuery(const Query &q) {
   const ModelConfig &c = q.cfg;
   std::string fixed;
-  for (size_t i = 0; i < q.active.size(); ++i)
-    if (!q.active[i]) fixed += (fixed.empty() ? "" : ",") + std::to_string(i);
+  for (size_t i = 0; i < q.fixed.size(); ++i)
+    if (q.fixed[i])
+      fixed += (fixed.empty() ? "" : ",") + std::to_string(i) + "=(" + std::to_string(q.fixed[i]->first) + "," +
+               std::to_string(q.fixed[i]->second) + ")";
   return "mxcert query: exists an input with " + std::string(toString(q.lhs)) + " !~ " +
          toString(q.rhs) + " (" + toString(q.rel) + ")\nconfig: a=" + c.a.name + " b=" + c.b.name +
          " acc=" + c.acc.fmt.name + " round=" + toString(c.acc.rounding) +
          " subnormals=" + toString(c.acc.subnormals) + " k=" + std::to_string(c.k()) +
          " tree=" + c.tree.sexpr() + "\nregion: " + q.region.str() +
-         (fixed.empty() ? "" : "\nleaves fixed to +0: " + fixed);
+         (fixed.empty() ? "" : "\nfixed leaves (a code, b code): " + fixed);
 }
 
 LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
@@ -47,9 +49,11 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
   }
   std::vector<Val<TermDomain>> A, B;
   for (int i = 0; i < q.cfg.k(); ++i) {
-    const bool free = q.active.empty() || q.active[size_t(i)];
-    SInt ai{free ? store_.intVar("a" + std::to_string(i), 0, int(q.cfg.a.numCodes()) - 1) : store_.intConst(0)};
-    SInt bi{free ? store_.intVar("b" + std::to_string(i), 0, int(q.cfg.b.numCodes()) - 1) : store_.intConst(0)};
+    const bool free = q.fixed.empty() || !q.fixed[size_t(i)];
+    SInt ai{free ? store_.intVar("a" + std::to_string(i), 0, int(q.cfg.a.numCodes()) - 1)
+                 : store_.intConst(int64_t(q.fixed[size_t(i)]->first))};
+    SInt bi{free ? store_.intVar("b" + std::to_string(i), 0, int(q.cfg.b.numCodes()) - 1)
+                 : store_.intConst(int64_t(q.fixed[size_t(i)]->second))};
     A.push_back(decodeElement(d, q.cfg.a, ai));
     B.push_back(decodeElement(d, q.cfg.b, bi));
   }
@@ -68,9 +72,9 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
 ConcreteInput LiaEncoding::inputFromModel(const std::map<std::string, Integer> &m) const {
   ConcreteInput in;
   for (int i = 0; i < q_.cfg.k(); ++i) {
-    const bool free = q_.active.empty() || q_.active[size_t(i)];
-    in.a.push_back(free ? unsigned(m.at("a" + std::to_string(i)).toInt64()) : 0u);
-    in.b.push_back(free ? unsigned(m.at("b" + std::to_string(i)).toInt64()) : 0u);
+    const bool free = q_.fixed.empty() || !q_.fixed[size_t(i)];
+    in.a.push_back(free ? unsigned(m.at("a" + std::to_string(i)).toInt64()) : q_.fixed[size_t(i)]->first);
+    in.b.push_back(free ? unsigned(m.at("b" + std::to_string(i)).toInt64()) : q_.fixed[size_t(i)]->second);
   }
   const int64_t xa = m.at("xa").toInt64(), e = m.at("e").toInt64();
   in.xa = unsigned(xa);

@@ -13,6 +13,7 @@
 #include "smt/term.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace mxcert::smt {
@@ -24,9 +25,9 @@ struct Query {
   Placement rhs = Placement::Post;
   Relation rel = Relation::Bitwise;
   Region region;
-  /// Leaves whose element codes are free (empty: all). The other leaves are fixed to +0 x +0,
-  /// which makes much smaller queries for counterexample search.
-  std::vector<bool> active;
+  /// Optional per-leaf fixed element codes (a, b); a leaf without one is free. Empty: all
+  /// leaves free. Fixing most leaves makes much smaller queries for counterexample search.
+  std::vector<std::optional<std::pair<unsigned, unsigned>>> fixed;
 };
 
 /// The QF_LIA encoding of a Query.

@@ -114,6 +114,35 @@ void TermStore::analyzeInt(Node &n) const {
       n.range.lo = max(n.range.lo, n.values->front());
       n.range.hi = min(n.range.hi, n.values->back());
     }
+    // Relational facts: if n = c * R + rest for a refined linear term R, bound it by
+    // c * range(R) + range(rest).
+    for (uint32_t rid : refined_) {
+      const Node &R = nodes_[rid];
+      auto pos = std::find(n.args.begin(), n.args.end(), R.args[0]);
+      if (pos == n.args.end()) continue;
+      const Integer &cn = n.coefs[size_t(pos - n.args.begin())];
+      const Integer &cr = R.coefs[0];
+      Integer c = Integer(cn.toBig() / cr.toBig());
+      if (!(c * cr == cn)) continue;
+      bool ok = true;
+      std::vector<bool> used(n.args.size(), false);
+      for (size_t i = 0; i < R.args.size() && ok; ++i) {
+        auto it = std::find(n.args.begin(), n.args.end(), R.args[i]);
+        if (it == n.args.end() || !(n.coefs[size_t(it - n.args.begin())] == c * R.coefs[i])) ok = false;
+        else used[size_t(it - n.args.begin())] = true;
+      }
+      if (!ok) continue;
+      Interval rr = scaleIv(R.range, c);
+      Interval tot{rr.lo + n.c - c * R.c, rr.hi + n.c - c * R.c};
+      for (size_t i = 0; i < n.args.size(); ++i) {
+        if (used[i]) continue;
+        Interval s = scaleIv(nodes_[n.args[i]].range, n.coefs[i]);
+        tot.lo = tot.lo + s.lo;
+        tot.hi = tot.hi + s.hi;
+      }
+      n.range.lo = max(n.range.lo, tot.lo);
+      n.range.hi = min(n.range.hi, tot.hi);
+    }
     return;
   }
   default:
@@ -230,6 +259,12 @@ TermRef TermStore::ite(TermRef c, TermRef a, TermRef b) {
   if (cn.known) return *cn.known ? a : b;
   if (a == b) return a;
   if (cn.op == Op::Not) return ite(TermRef{cn.args[0]}, b, a);
+  // ite(x == k, k, x) = x and ite(x == k, x, k) = k.
+  if (cn.op == Op::Eq0) {
+    const uint32_t lin = cn.args[0];  // sub() may grow nodes_: do not keep references
+    if (nodes_[a.id].op == Op::IntConst && sub(b, a).id == lin) return b;
+    if (nodes_[b.id].op == Op::IntConst && sub(a, b).id == lin) return b;
+  }
   Node n;
   n.op = Op::Ite;
   n.args = {c.id, a.id, b.id};
@@ -362,6 +397,43 @@ std::pair<TermRef, TermRef> TermStore::divPow2(TermRef x, unsigned j) {
   return res;
 }
 
+std::pair<TermRef, TermRef> TermStore::divPow2Within(TermRef x, unsigned j, TermRef c, const Integer &qlo,
+                                                     const Integer &qhi) {
+  if (nodes_[c.id].known == std::optional<bool>(true)) return divPow2(x, j);
+  if (j == 0) return {x, intConst(0)};
+  auto key = std::make_tuple(x.id, j, c.id);
+  auto memo = condDivs_.find(key);
+  if (memo != condDivs_.end()) return memo->second;
+  const Node xn = nodes_[x.id];
+  const Integer p = Integer::pow2(j);
+  // The declared ranges: what c implies, within what x's own range allows.
+  const Integer lo = max(qlo, floorDiv2(xn.range.lo, j)), hi = min(qhi, floorDiv2(xn.range.hi, j));
+  std::pair<TermRef, TermRef> res;
+  if (lo > hi) {
+    // c cannot hold with x in its range: any value serves.
+    res = {intConst(qlo), intConst(0)};
+  } else {
+    std::string base = "c" + std::to_string(x.id) + "_" + std::to_string(j) + "_" + std::to_string(c.id);
+    TermRef q = intVar(base + "q", lo, hi);
+    TermRef r = intVar(base + "r", Integer(0), p - 1);
+    nodes_[r.id].tz = std::min(xn.tz, j);
+    // c -> x = 2^j q + r, asserted without folding.
+    Node e;
+    e.op = Op::Eq0;
+    e.args = {sub(x, add(mulc(q, p), r)).id};
+    e.name = "cdiv";
+    TermRef eqn = make(std::move(e));
+    Node imp;
+    imp.op = Op::Or;
+    imp.args = {lnot(c).id, eqn.id};
+    imp.name = "cdiv";
+    assertions_.push_back(make(std::move(imp)));
+    res = {q, r};
+  }
+  condDivs_[key] = res;
+  return res;
+}
+
 void TermStore::assertTrue(TermRef b) {
   const Node &n = nodes_[b.id];
   if (n.known) {
@@ -386,6 +458,7 @@ void TermStore::refine(TermRef t, const Interval &r) {
   hi0.name = "refine";
   assertions_.push_back(make(std::move(hi0)));
   nodes_[t.id].range = nr;
+  if (nodes_[t.id].op == Op::Lin) refined_.push_back(t.id);
   if (nodes_[t.id].values) {
     auto &v = *nodes_[t.id].values;
     v.erase(std::remove_if(v.begin(), v.end(), [&](const Integer &x) { return !nr.contains(x); }), v.end());

@@ -22,6 +22,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -96,11 +97,18 @@ public:
   /// floor division by 2^j: fresh q, r with x = 2^j q + r, 0 <= r < 2^j (side constraints),
   /// unless the analysis makes it trivial. Memoized per (x, j).
   std::pair<TermRef, TermRef> divPow2(TermRef x, unsigned j);
+  /// The same division where it matters only when `c` holds, and then qlo <= q <= qhi: q and
+  /// r get exactly those declared ranges, and x = 2^j q + r is asserted under c (c -> ...).
+  /// These case-local bounds are what lets a solver see that a rounded significand lies in
+  /// its binade. Memoized per (x, j, c).
+  std::pair<TermRef, TermRef> divPow2Within(TermRef x, unsigned j, TermRef c, const Integer &qlo,
+                                            const Integer &qhi);
 
   /// Asserts a Boolean term (a top-level conjunct of the query).
   void assertTrue(TermRef b);
-  /// Narrows the interval of an Int term to `r` (the caller guarantees it is implied by the
-  /// assertions) and asserts the bounds.
+  /// Asserts lo <= t <= hi and narrows t's interval. For a linear t this is a relational
+  /// fact: every linear term created afterwards that contains a multiple of t is analysed
+  /// through it (so sb = e - xa + 127 bounds sb + c, not just sb).
   void refine(TermRef t, const Interval &r);
 
   /// Asserted formulas (including side constraints), in creation order.
@@ -128,8 +136,10 @@ private:
   std::vector<Node> nodes_;
   std::unordered_map<std::string, uint32_t> cons_;
   std::map<std::pair<uint32_t, unsigned>, std::pair<TermRef, TermRef>> divs_;
+  std::map<std::tuple<uint32_t, unsigned, uint32_t>, std::pair<TermRef, TermRef>> condDivs_;
   std::vector<TermRef> assertions_;
   std::vector<TermRef> vars_;
+  std::vector<uint32_t> refined_;  ///< Lin terms with asserted ranges (relational facts)
   std::map<std::string, uint32_t> varNames_;
   bool falseAsserted_ = false;
   TermRef true_, false_;

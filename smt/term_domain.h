@@ -48,6 +48,10 @@ public:
     auto [q, r] = s_.divPow2(x.t, j);
     return {{q}, {r}};
   }
+  DivMod<Int> divPow2Within(const Int &x, unsigned j, const Bool &c, const Integer &lo, const Integer &hi) {
+    auto [q, r] = s_.divPow2Within(x.t, j, c.t, lo, hi);
+    return {{q}, {r}};
+  }
   Interval range(const Int &x) const { return s_.node(x.t).range; }
   unsigned tz(const Int &x) const { return s_.node(x.t).tz; }
   std::optional<bool> known(const Bool &b) const { return s_.node(b.t).known; }

@@ -13,7 +13,11 @@ const char *kUsageText =
     "usage: mxcert <command> [options]\n"
     "commands:\n"
     "  eval    evaluate placements on concrete inputs (reference evaluator)\n"
-    "  table   the exact agree set of two placements over all scale-code pairs\n"
+    "  table   the certified agree set of two placements over all scale-code pairs\n"
+    "  prove   prove that two placements agree on a guard (--guard \"e:-147..122\")\n"
+    "  cex     a counterexample at one code pair (--xa N --xb N), or a proof of agreement\n"
+    "  bound   the closed-form agree set, certified sound and tight by the solver\n"
+    "  emit-smt2  a query as SMT-LIB2 text (--encoding lia|fp)\n"
     "common options: --a FMT --b FMT | --format mxfp4|mxfp6|mxfp8, --acc f32|bf16|f16|f64,\n"
     "  --round rne|rtz, --subnormals keep|ftz, --k K, --tree seq|pairwise|fused|SEXPR,\n"
     "  --relation bitwise|value, --json, -o FILE\n"
@@ -35,6 +39,10 @@ int main(int argc, char **argv) {
   try {
     if (cmd == "eval") return cmdEval(argc, argv);
     if (cmd == "table") return cmdTable(argc, argv);
+    if (cmd == "prove") return cmdProve(argc, argv);
+    if (cmd == "cex") return cmdCex(argc, argv);
+    if (cmd == "bound") return cmdBound(argc, argv);
+    if (cmd == "emit-smt2") return cmdEmitSmt2(argc, argv);
     if (cmd == "--version" || cmd == "version") {
       std::printf("mxcert %s\n", MXCERT_VERSION);
       return kOk;

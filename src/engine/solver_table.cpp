@@ -92,6 +92,20 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(co
     p.second[0] = p.second[1] = x.bmax;
     out.push_back(p);
   }
+  {  // every non-root subtree at maximal products, every other leaf at the negated maximum:
+     // the subtree overflows in `pre` while the whole sum stays finite in `post`
+    auto lu = leavesUnder(c.tree);
+    for (size_t n = 0; n + 1 < c.tree.nodes().size(); ++n) {
+      if (c.tree.nodes()[n].leaf >= 0) continue;
+      auto p = blank();
+      for (int i = 0; i < k; ++i) {
+        const bool in = std::find(lu[n].begin(), lu[n].end(), i) != lu[n].end();
+        p.first[size_t(i)] = in ? x.amax : (x.amax | x.aSign);
+        p.second[size_t(i)] = x.bmax;
+      }
+      out.push_back(p);
+    }
+  }
   int big = largestNonRoot(c.tree);
   if (big >= 0) {
     auto lu = leavesUnder(c.tree);
@@ -126,29 +140,90 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(co
   return out;
 }
 
-/// Leaf subsets for small counterexample queries, smallest first; the last is "all".
-std::vector<std::vector<bool>> activeSets(const Tree &t) {
+/// Restrictions for small counterexample queries, smallest first; the last is "all free".
+/// (1) two free leaves, the rest +0; (2) the largest non-root subtree held at maximal
+/// products except its last two leaves, which stay free with two leaves outside it (the
+/// shape of overflow-then-cancel counterexamples), the rest +0; (3) everything free.
+std::vector<LeafFix> restrictions(const ModelConfig &c) {
+  const Tree &t = c.tree;
   const int k = t.k();
-  std::vector<std::vector<bool>> out;
+  const Extremes x = extremes(c);
+  const auto zero = std::make_pair(0u, 0u), mx = std::make_pair(x.amax, x.bmax);
+  std::vector<LeafFix> out;
   if (k >= 4) {
-    std::vector<bool> s(size_t(k), false);
-    s[0] = s[1] = true;
+    LeafFix s(size_t(k), zero);
+    s[0] = s[1] = std::nullopt;
     out.push_back(s);
     int big = largestNonRoot(t);
     if (big >= 0) {
       auto lu = leavesUnder(t);
-      std::vector<bool> b(size_t(k), false);
-      for (int l : lu[size_t(big)]) b[size_t(l)] = true;
-      for (int i = 0; i < k; ++i)
-        if (!b[size_t(i)]) {
-          b[size_t(i)] = true;
-          break;
+      const auto &in = lu[size_t(big)];
+      LeafFix b(size_t(k), zero);
+      for (size_t i = 0; i < in.size(); ++i)
+        b[size_t(in[i])] = i + 2 < in.size() ? std::optional(mx) : std::nullopt;
+      int outside = 0;
+      for (int i = 0; i < k && outside < 2; ++i)
+        if (std::find(in.begin(), in.end(), i) == in.end()) {
+          b[size_t(i)] = std::nullopt;
+          ++outside;
         }
-      if (std::count(b.begin(), b.end(), true) < k) out.push_back(b);
+      out.push_back(b);
     }
   }
   out.push_back({});  // all leaves free
   return out;
+}
+
+/// Inputs made of n copies of one product P (n = 2..k, the rest +0), for every distinct
+/// product magnitude, screened cheaply at the region's first pair (each copy rounded alone
+/// versus the n-fold sum rounded once) and confirmed by the full evaluator. This finds the
+/// counterexamples where individually rounded small products lose what their exact sum
+/// keeps (the gap between the value relation's intervals). The screen models pre vs post; for
+/// other placements it is only a heuristic, and every candidate is confirmed anyway.
+std::optional<Witness> copiesSearch(const PairQuery &q, const Region &r) {
+  ConcreteDomain d;
+  const int k = q.cfg.k();
+  int xa = -1, xb = -1;
+  for (int a = r.xa.lo; a <= r.xa.hi && xa < 0; ++a)
+    for (int b = r.xb.lo; b <= r.xb.hi; ++b)
+      if (r.contains(a, b)) {
+        xa = a;
+        xb = b;
+        break;
+      }
+  if (xa < 0) return std::nullopt;
+  const Integer e(int64_t(xa + xb - 254));
+  // One (a, b) code pair per distinct positive finite product.
+  std::vector<std::pair<CVal, std::pair<unsigned, unsigned>>> prods;
+  for (unsigned ca = 1; ca < q.cfg.a.numCodes() / 2; ++ca)
+    for (unsigned cb = 1; cb < q.cfg.b.numCodes() / 2; ++cb) {
+      CVal a = decodeElement(d, q.cfg.a, Integer(int64_t(ca))), b = decodeElement(d, q.cfg.b, Integer(int64_t(cb)));
+      if (a.nan || a.inf || b.nan || b.inf) continue;
+      CVal t = canonical(mulExact(d, a, b));
+      bool seen = false;
+      for (auto &p : prods) seen = seen || sameState(p.first, t);
+      if (!seen) prods.push_back({t, {ca, cb}});
+      if (prods.size() > 4096) break;
+    }
+  for (auto &[t, codes] : prods)
+    for (int n = 2; n <= k; ++n) {
+      // Screen: n * rnd(2^e t) versus rnd(2^e n t).
+      CVal one = roundAcc(d, scaleExact(d, t, e), q.cfg.acc);
+      CVal sumOfRounded = roundAcc(d, finiteVal(d, false, one.N * Integer(n), one.X), q.cfg.acc);
+      CVal roundedSum = roundAcc(d, scaleExact(d, finiteVal(d, false, t.N * Integer(n), t.X), e), q.cfg.acc);
+      if (one.inf || isRelated(sumOfRounded, roundedSum, q.rel)) continue;
+      Witness w;
+      w.a.assign(size_t(k), 0);
+      w.b.assign(size_t(k), 0);
+      for (int i = 0; i < n; ++i) {
+        w.a[size_t(i)] = codes.first;
+        w.b[size_t(i)] = codes.second;
+      }
+      w.xa = xa;
+      w.xb = xb;
+      if (witnessDisagrees(q, w.a, w.b, xa, xb)) return w;
+    }
+  return std::nullopt;
 }
 
 /// Halves a region along e, else xa, else xb.
@@ -175,9 +250,9 @@ bool singlePair(const Region &r) { return r.count() == 1; }
 }  // namespace
 
 RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &backend,
-                        double timeoutSec, const std::vector<bool> &active, bool keepText) {
+                        double timeoutSec, const LeafFix &fixed, bool keepText) {
   RegionCheck rc;
-  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, active};
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, fixed};
   std::optional<smt::LiaEncoding> enc;
   try {
     enc.emplace(sq);
@@ -208,6 +283,60 @@ RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &
     if (keepText) rc.proof.smt2 = text;
   }
   return rc;
+}
+
+CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Backend &backend,
+                               double timeoutSec, double witnessTimeoutSec, bool tryPatterns,
+                               const std::function<void(const std::string &)> &log) {
+  CexSearch out;
+  const Region r = region.tightened();
+  if (r.count() == 0) {
+    RegionCheck rc = checkRegion(q, region, backend, timeoutSec);
+    out.verdict = rc.verdict;
+    out.proof = rc.proof;
+    out.queries = 1;
+    return out;
+  }
+  if (tryPatterns) {
+    std::vector<std::pair<int, int>> pairs;
+    for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+      for (int b = r.xb.lo; b <= r.xb.hi; ++b)
+        if (r.contains(a, b)) pairs.push_back({a, b});
+    const size_t stride = std::max<size_t>(1, pairs.size() / 256);
+    for (const auto &pt : patterns(q.cfg))
+      for (size_t i = 0; i < pairs.size(); i += stride)
+        if (witnessDisagrees(q, pt.first, pt.second, pairs[i].first, pairs[i].second)) {
+          out.verdict = smt::Verdict::Sat;
+          out.witness = Witness{pt.first, pt.second, pairs[i].first, pairs[i].second};
+          return out;
+        }
+  }
+  if (auto w = copiesSearch(q, r)) {
+    out.verdict = smt::Verdict::Sat;
+    out.witness = *w;
+    return out;
+  }
+  auto sets = restrictions(q.cfg);
+  for (size_t si = 0; si < sets.size(); ++si) {
+    const bool full = sets[si].empty();
+    RegionCheck rc = checkRegion(q, r, backend, full ? timeoutSec : witnessTimeoutSec, sets[si]);
+    ++out.queries;
+    out.solverSeconds += rc.seconds;
+    if (log)
+      log(std::string("counterexample search ") + r.str() + " restriction " + std::to_string(si) + ": " +
+          smt::toString(rc.verdict) + " (" + std::to_string(rc.seconds) + " s)");
+    if (rc.verdict == smt::Verdict::Sat) {
+      out.verdict = smt::Verdict::Sat;
+      out.witness = Witness{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb)};
+      return out;
+    }
+    if (full) {
+      out.verdict = rc.verdict;
+      out.proof = rc.proof;
+      out.reason = rc.reason;
+    }
+  }
+  return out;
 }
 
 SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &opt) {
@@ -263,8 +392,8 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     }
     return idx >= 0;
   };
-  auto query = [&](const Region &r, double timeout, const std::vector<bool> &active) {
-    RegionCheck rc = checkRegion(q, r, *backend, timeout, active, opt.keepQueries);
+  auto query = [&](const Region &r, double timeout, const LeafFix &fixed) {
+    RegionCheck rc = checkRegion(q, r, *backend, timeout, fixed, opt.keepQueries);
     ++res.stats.queries;
     res.stats.solverSeconds += rc.seconds;
     if (rc.verdict == smt::Verdict::Unsat) ++res.stats.unsat;
@@ -317,7 +446,10 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         Region r = stack.back();
         stack.pop_back();
         if (r.count() == 0) continue;
-        RegionCheck rc = query(r, opt.timeout, {});
+        // A region spanning several e values first gets a short budget: when it times out,
+        // its boundary lines (usually the hard part) are split off and get the full budget.
+        const bool wide = r.e.hi > r.e.lo;
+        RegionCheck rc = query(r, wide ? std::min(opt.timeout, opt.quickTimeout) : opt.timeout, {});
         if (rc.verdict == smt::Verdict::Unsat) {
           log("unsat " + r.str() + " (" + std::to_string(rc.seconds) + " s)");
           res.proofs.push_back(rc.proof);
@@ -338,9 +470,17 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             changed = true;
           } else {
             ++res.stats.splits;
-            auto [a, b] = split(r);
-            stack.push_back(b);
-            stack.push_back(a);
+            if (r.e.hi - r.e.lo >= 2) {
+              Region lo = r, mid = r, hi = r;
+              lo.e = {r.e.lo, r.e.lo};
+              mid.e = {r.e.lo + 1, r.e.hi - 1};
+              hi.e = {r.e.hi, r.e.hi};
+              for (Region x : {hi.tightened(), lo.tightened(), mid.tightened()}) stack.push_back(x);
+            } else {
+              auto [a, b] = split(r);
+              stack.push_back(b);
+              stack.push_back(a);
+            }
           }
         }
       }
@@ -364,31 +504,29 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       r.xa = {rxa, rxa};
       r.xb = {rxb, rxb};
       r.e = {rxa + rxb - 254, rxa + rxb - 254};
-      auto sets = activeSets(q.cfg.tree);
-      for (size_t si = 0; si < sets.size() && !done; ++si) {
-        const bool full = sets[si].empty();
-        RegionCheck rc = query(r, full ? opt.timeout : opt.witnessTimeout, sets[si]);
-        if (rc.verdict == smt::Verdict::Sat) {
-          addWitness(Witness{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb)}, false);
-          done = true;
-        } else if (full && rc.verdict == smt::Verdict::Unsat) {
-          // The prediction was wrong: the group agrees. It rejoins the candidate set and
-          // phase A proves it with the rest.
-          log("agrees after all: group at xa=" + std::to_string(rxa) + " xb=" + std::to_string(rxb));
-          for (auto [xa, xb] : g.pairs) C.set(xa, xb);
-          again = true;
-          done = true;
-        } else if (full) {
-          log("unknown (witness search) " + r.str() + ": " + rc.reason);
-          groupUnknown[gi] = true;
-          for (auto [xa, xb] : g.pairs) {
-            Region u;
-            u.xa = {xa, xa};
-            u.xb = {xb, xb};
-            u.e = {xa + xb - 254, xa + xb - 254};
-            res.unknown.push_back(u);
-          }
-          done = true;
+      CexSearch cs = searchCounterexample(q, r, *backend, opt.timeout, opt.witnessTimeout, false, opt.log);
+      res.stats.queries += cs.queries;
+      res.stats.solverSeconds += cs.solverSeconds;
+      if (cs.verdict == smt::Verdict::Sat) {
+        ++res.stats.sat;
+        addWitness(*cs.witness, false);
+      } else if (cs.verdict == smt::Verdict::Unsat) {
+        ++res.stats.unsat;
+        // The prediction was wrong: the group agrees. It rejoins the candidate set and
+        // phase A proves it with the rest.
+        log("agrees after all: group at xa=" + std::to_string(rxa) + " xb=" + std::to_string(rxb));
+        for (auto [xa, xb] : g.pairs) C.set(xa, xb);
+        again = true;
+      } else {
+        ++res.stats.unknown;
+        log("unknown (witness search) " + r.str() + ": " + cs.reason);
+        groupUnknown[gi] = true;
+        for (auto [xa, xb] : g.pairs) {
+          Region u;
+          u.xa = {xa, xa};
+          u.xb = {xb, xb};
+          u.e = {xa + xb - 254, xa + xb - 254};
+          res.unknown.push_back(u);
         }
       }
     }

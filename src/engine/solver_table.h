@@ -42,16 +42,36 @@ struct RegionCheck {
   ProofRecord proof;                  ///< for unsat
 };
 
-/// Asks `backend` whether F1 and F2 can differ in `region` (with only `active` leaves free).
+/// Per-leaf fixed element codes for restricted counterexample queries (see smt::Query).
+using LeafFix = std::vector<std::optional<std::pair<unsigned, unsigned>>>;
+
+/// Asks `backend` whether F1 and F2 can differ in `region` (leaves in `fixed` held fixed).
 /// A sat model is replayed in the reference evaluator; one that does not replay is an
 /// internal error (std::logic_error), never a silent answer.
 RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &backend,
-                        double timeoutSec, const std::vector<bool> &active = {},
-                        bool keepText = false);
+                        double timeoutSec, const LeafFix &fixed = {}, bool keepText = false);
+
+/// The outcome of a counterexample search in a region.
+struct CexSearch {
+  smt::Verdict verdict = smt::Verdict::Unknown;  ///< sat: witness; unsat: proof
+  std::optional<Witness> witness;                ///< confirmed by the reference evaluator
+  ProofRecord proof;
+  std::string reason;                            ///< for unknown
+  size_t queries = 0;
+  double solverSeconds = 0;
+};
+
+/// Searches a counterexample in `region`: structured candidate inputs evaluated at pairs of
+/// the region (when `tryPatterns`), then small queries with most leaves fixed, then the full
+/// query (which proves the region when unsat).
+CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Backend &backend,
+                               double timeoutSec, double witnessTimeoutSec, bool tryPatterns = true,
+                               const std::function<void(const std::string &)> &log = {});
 
 struct SolverTableOptions {
   std::string solver = "cvc5";
   double timeout = 120;         ///< per region query, seconds
+  double quickTimeout = 10;     ///< first attempt on a region spanning several e values
   double witnessTimeout = 5;    ///< per restricted counterexample query
   bool useClosedForm = true;
   bool keepQueries = false;     ///< keep the SMT-LIB2 text in the proof records

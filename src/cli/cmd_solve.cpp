@@ -1,0 +1,266 @@
+// src/cli/cmd_solve.cpp — `mxcert prove`, `cex`, `bound` and `emit-smt2`.
+#include "certs/config_json.h"
+#include "models/value_io.h"
+#include "smt/encoder.h"
+#include "smt/fp_encoder.h"
+#include "src/cli/commands.h"
+#include "src/cli/options.h"
+#include "src/engine/bounds.h"
+#include "src/engine/solver_table.h"
+
+#include <cstdio>
+#include <functional>
+#include <iostream>
+
+namespace mxcert::cli {
+
+namespace {
+
+/// Options shared by the solver commands.
+std::set<std::string> solverOptions() {
+  std::set<std::string> v = configOptions();
+  v.insert({"lhs", "rhs", "relation", "solver", "timeout"});
+  return v;
+}
+
+engine::PairQuery parseQuery(const Args &args) {
+  return engine::PairQuery{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),
+                           parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
+}
+
+std::unique_ptr<smt::Backend> backendFor(const Args &args) {
+  auto b = smt::makeBackend(parseSolverOpt(args));
+  if (!b) throw UsageError("solver not available in this build");
+  return b;
+}
+
+std::string quoteArg(const std::string &s) {
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' || c == '/'))
+      return "'" + s + "'";
+  return s;
+}
+
+/// A counterexample in full: inputs, both results with bits, and the replay command.
+std::string describeCex(const engine::PairQuery &q, const engine::Witness &w) {
+  ConcreteInput in{w.a, w.b, unsigned(w.xa), unsigned(w.xb)};
+  std::vector<CVal> r = evaluatePlacements(q.cfg, {q.lhs, q.rhs}, in);
+  const AccFormat &af = q.cfg.acc.fmt;
+  std::string av, bv, ac, bc;
+  for (size_t i = 0; i < w.a.size(); ++i) {
+    av += (i ? " " : "") + elementToString(q.cfg.a, w.a[i]);
+    bv += (i ? " " : "") + elementToString(q.cfg.b, w.b[i]);
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%s0x%X", i ? " " : "", w.a[i]);
+    ac += buf;
+    std::snprintf(buf, sizeof buf, "%s0x%X", i ? " " : "", w.b[i]);
+    bc += buf;
+  }
+  std::string t = "counterexample at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb) +
+                  " (e=" + std::to_string(w.xa + w.xb - 254) + "):\n";
+  t += "  a = " + av + "   (codes " + ac + ")\n";
+  t += "  b = " + bv + "   (codes " + bc + ")\n";
+  t += std::string("  ") + toString(q.lhs) + " = " + toDecimal(r[0], af) + " (" + hexBits(encodeBits(r[0], af), af) + ")\n";
+  t += std::string("  ") + toString(q.rhs) + " = " + toDecimal(r[1], af) + " (" + hexBits(encodeBits(r[1], af), af) + ")\n";
+  t += "  replay: mxcert eval --a " + q.cfg.a.name + " --b " + q.cfg.b.name + " --acc " + af.name +
+       " --round " + toString(q.cfg.acc.rounding) + " --subnormals " + toString(q.cfg.acc.subnormals) +
+       " --k " + std::to_string(q.cfg.k()) + " --tree " + quoteArg(q.cfg.tree.sexpr()) + " --xa " +
+       std::to_string(w.xa) + " --xb " + std::to_string(w.xb) + " --a-vals " + quoteArg(av) +
+       " --b-vals " + quoteArg(bv) + " --placements " + toString(q.lhs) + "," + toString(q.rhs) +
+       " --relation " + toString(q.rel) + "\n";
+  return t;
+}
+
+/// Proves a region, splitting it on timeouts. Returns kOk (proven), kRefuted (with the
+/// counterexample in `cex`) or kUnknown.
+int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, double timeout,
+                std::string &report, std::optional<engine::Witness> &cex) {
+  engine::RegionCheck rc = engine::checkRegion(q, r, b, timeout);
+  char buf[256];
+  if (rc.verdict == smt::Verdict::Unsat) {
+    std::snprintf(buf, sizeof buf, "  %s: unsat (%s %s, %.3f s)\n", r.str().c_str(), b.name().c_str(),
+                  b.version().c_str(), rc.seconds);
+    report += buf;
+    return kOk;
+  }
+  if (rc.verdict == smt::Verdict::Sat) {
+    cex = engine::Witness{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb)};
+    return kRefuted;
+  }
+  if (r.count() <= 1) {
+    report += "  " + r.str() + ": unknown (" + rc.reason + ")\n";
+    return kUnknown;
+  }
+  Region lo = r, hi = r;
+  if (r.e.hi > r.e.lo) {
+    lo.e.hi = r.e.lo + (r.e.hi - r.e.lo) / 2;
+    hi.e.lo = lo.e.hi + 1;
+  } else if (r.xa.hi > r.xa.lo) {
+    lo.xa.hi = r.xa.lo + (r.xa.hi - r.xa.lo) / 2;
+    hi.xa.lo = lo.xa.hi + 1;
+  } else {
+    lo.xb.hi = r.xb.lo + (r.xb.hi - r.xb.lo) / 2;
+    hi.xb.lo = lo.xb.hi + 1;
+  }
+  report += "  " + r.str() + ": unknown (" + rc.reason + "), split\n";
+  int a = proveRegion(q, lo.tightened(), b, timeout, report, cex);
+  if (a == kRefuted) return a;
+  int c = proveRegion(q, hi.tightened(), b, timeout, report, cex);
+  if (c == kRefuted) return c;
+  return a == kOk && c == kOk ? kOk : kUnknown;
+}
+
+Guard parseGuardOpt(const Args &args) {
+  try {
+    return Guard::parse(args.require("guard"));
+  } catch (const GuardError &e) {
+    throw UsageError(std::string("--guard: ") + e.what());
+  }
+}
+
+int codeOpt(const Args &args, const std::string &name) {
+  try {
+    return int(parseIntIn(args.require(name), 0, 254, "--" + name));
+  } catch (const ValueError &e) {
+    throw UsageError(std::string(e.what()) + " (code 255 is NaN on both sides)");
+  }
+}
+
+}  // namespace
+
+int cmdProve(int argc, char **argv) {
+  std::set<std::string> valued = solverOptions();
+  valued.insert("guard");
+  Args args(argc, argv, 2, {}, valued);
+  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+  engine::PairQuery q = parseQuery(args);
+  Guard g = parseGuardOpt(args);
+  auto b = backendFor(args);
+  const double timeout = parseTimeoutOpt(args, 300);
+  std::string report = "# prove " + std::string(toString(q.lhs)) + " ~ " + toString(q.rhs) + " (" +
+                       toString(q.rel) + ") on " + g.str() + "\n# " + describe(q.cfg) + "\n";
+  int worst = kOk;
+  for (const Region &r : g.regions) {
+    std::optional<engine::Witness> cex;
+    int rc = proveRegion(q, r, *b, timeout, report, cex);
+    if (rc == kRefuted) {
+      std::cout << report << "refuted: " << r.str() << "\n" << describeCex(q, *cex);
+      return kRefuted;
+    }
+    if (rc == kUnknown) worst = kUnknown;
+  }
+  std::cout << report << (worst == kOk ? "proven\n" : "unknown: some part timed out (never reported as proven)\n");
+  return worst;
+}
+
+int cmdCex(int argc, char **argv) {
+  std::set<std::string> valued = solverOptions();
+  valued.insert({"xa", "xb"});
+  Args args(argc, argv, 2, {}, valued);
+  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+  engine::PairQuery q = parseQuery(args);
+  Region r;
+  r.xa.lo = r.xa.hi = codeOpt(args, "xa");
+  r.xb.lo = r.xb.hi = codeOpt(args, "xb");
+  r.e.lo = r.e.hi = r.xa.lo + r.xb.lo - 254;
+  auto b = backendFor(args);
+  const double timeout = parseTimeoutOpt(args, 300);
+  engine::CexSearch cs = engine::searchCounterexample(q, r, *b, timeout, std::min(timeout, 10.0));
+  if (cs.verdict == smt::Verdict::Sat) {
+    std::cout << describeCex(q, *cs.witness);
+    return kRefuted;
+  }
+  if (cs.verdict == smt::Verdict::Unsat) {
+    std::printf("agree: %s ~ %s (%s) for every input at xa=%d xb=%d (proven: unsat, %s %s, %.3f s)\n",
+                toString(q.lhs), toString(q.rhs), toString(q.rel), r.xa.lo, r.xb.lo, b->name().c_str(),
+                b->version().c_str(), cs.proof.seconds);
+    return kOk;
+  }
+  std::printf("unknown: %s\n", cs.reason.c_str());
+  return kUnknown;
+}
+
+int cmdBound(int argc, char **argv) {
+  Args args(argc, argv, 2, {}, solverOptions());
+  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+  engine::PairQuery q = parseQuery(args);
+  engine::ClosedForm cf = engine::closedForm(q);
+  if (!cf.applies) {
+    std::printf("no closed form covers this configuration: %s\n", cf.whyNot.c_str());
+    return kUnknown;
+  }
+  auto b = backendFor(args);
+  const double timeout = parseTimeoutOpt(args, 300);
+  std::string out = "# bound " + std::string(toString(q.lhs)) + " ~ " + toString(q.rhs) + " (" +
+                    toString(q.rel) + ")\n# " + describe(q.cfg) + "\nformula: " + cf.formula + "\npredicted: " +
+                    cf.guard.str() + "\nsoundness:\n";
+  bool unknown = false;
+  for (const Region &r : cf.guard.regions) {
+    std::optional<engine::Witness> cex;
+    int rc = proveRegion(q, r, *b, timeout, out, cex);
+    if (rc == kRefuted) {
+      std::cout << out << "refuted: the closed form is not sound on " << r.str() << "\n" << describeCex(q, *cex);
+      return kRefuted;
+    }
+    if (rc == kUnknown) unknown = true;
+  }
+  out += "tightness (one step past each end):\n";
+  for (const engine::TightnessPoint &tp : engine::tightnessPoints(cf.guard)) {
+    engine::CexSearch cs = engine::searchCounterexample(q, tp.face, *b, timeout, std::min(timeout, 10.0));
+    if (cs.verdict == smt::Verdict::Sat) {
+      const engine::Witness &w = *cs.witness;
+      out += "  " + tp.name + ": refuted at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb) + "\n";
+    } else if (cs.verdict == smt::Verdict::Unsat) {
+      std::cout << out << "refuted: not tight at " << tp.name << " (" << tp.face.str()
+                << " agrees for every input: proven unsat)\n";
+      return kRefuted;
+    } else {
+      out += "  " + tp.name + ": unknown (" + cs.reason + ")\n";
+      unknown = true;
+    }
+  }
+  std::cout << out << (unknown ? "unknown: part of the certification timed out\n" : "certified: sound and tight\n");
+  return unknown ? kUnknown : kOk;
+}
+
+int cmdEmitSmt2(int argc, char **argv) {
+  std::set<std::string> valued = solverOptions();
+  valued.insert({"encoding", "xa", "xb", "e", "guard"});
+  Args args(argc, argv, 2, {}, valued);
+  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+  engine::PairQuery q = parseQuery(args);
+  Region r;
+  const bool pair = args.get("xa") || args.get("xb");
+  const int chosen = int(pair) + int(bool(args.get("e"))) + int(bool(args.get("guard")));
+  if (chosen > 1) throw UsageError("choose one of --xa/--xb, --e or --guard");
+  if (pair) {
+    r.xa.lo = r.xa.hi = codeOpt(args, "xa");
+    r.xb.lo = r.xb.hi = codeOpt(args, "xb");
+    r.e.lo = r.e.hi = r.xa.lo + r.xb.lo - 254;
+  } else if (auto ev = args.get("e")) {
+    if (!dependsOnEOnly(q.lhs) || !dependsOnEOnly(q.rhs))
+      throw UsageError(std::string("--e needs placements that depend on e alone (pre, post); ") + toString(q.lhs) +
+                       "/" + toString(q.rhs) + " depend on xa and xb: use --xa/--xb or --guard");
+    try {
+      r.e.lo = r.e.hi = int(parseIntIn(*ev, -254, 254, "--e"));
+    } catch (const ValueError &e) {
+      throw UsageError(e.what());
+    }
+  } else if (args.get("guard")) {
+    Guard g = parseGuardOpt(args);
+    if (g.regions.size() != 1) throw UsageError("--guard: emit-smt2 takes one region (one query)");
+    r = g.regions[0];
+  }
+  const std::string enc = args.get("encoding", "lia");
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, r, {}};
+  if (enc == "lia") {
+    std::cout << smt::LiaEncoding(sq).smtlib2();
+  } else if (enc == "fp") {
+    std::cout << smt::fpQuery(sq);
+  } else {
+    throw UsageError("unknown --encoding '" + enc + "' (expected lia or fp)");
+  }
+  return kOk;
+}
+
+}  // namespace mxcert::cli
