@@ -129,14 +129,6 @@ template <class D> Val<D> decodeElement(D &d, const ElementFormat &f, const type
   DivMod<typename D::Int> sm = d.divPow2(code, f.bits() - 1);  // sign bit, magnitude bits
   typename D::Bool neg = d.eq(sm.q, d.lit(1));
   DivMod<typename D::Int> em = d.divPow2(sm.r, f.mbits);        // exponent, mantissa fields
-  typename D::Bool sub = d.eq(em.q, d.lit(0));
-  typename D::Int sig = d.ite(sub, em.r, d.add(em.r, d.lit(Integer::pow2(f.mbits))));
-  // sh = max(E - 1, 0), by cases on E so that symbolic value sets stay exact.
-  Select<D, typename D::Int> shSel(d);
-  for (const Integer &v : enumValues(d, em.q))
-    shSel.when(d.eq(em.q, d.lit(v)), [&] { return d.lit(v.sign() > 0 ? v - 1 : Integer(0)); });
-  typename D::Int sh = shSel.result();
-  typename D::Int X = d.add(d.lit(f.quantumExp()), sh);
   typename D::Bool nan = d.litB(false), inf = d.litB(false);
   const Integer eOnes = Integer::pow2(f.ebits) - 1, mOnes = Integer::pow2(f.mbits) - 1;
   if (f.specials == SpecialKind::NanOnlyMax) {
@@ -147,6 +139,21 @@ template <class D> Val<D> decodeElement(D &d, const ElementFormat &f, const type
     inf = d.land(top, mz);
     nan = d.land(top, d.lnot(mz));
   }
+  // Specials get N = 0 and the smallest exponent: their magnitude is "don't care", and this
+  // keeps the ranges of finite values (what the analysis sees) as tight as the format.
+  typename D::Bool special = d.lor(nan, inf);
+  typename D::Bool sub = d.eq(em.q, d.lit(0));
+  typename D::Int sig = d.ite(d.lor(sub, special), d.ite(special, d.lit(0), em.r),
+                              d.add(em.r, d.lit(Integer::pow2(f.mbits))));
+  // sh = max(E - 1, 0), by cases on E so that symbolic value sets stay exact (0 for the
+  // all-ones exponent of IEEE-style formats, which holds only specials).
+  Select<D, typename D::Int> shSel(d);
+  for (const Integer &v : enumValues(d, em.q)) {
+    const bool onlySpecials = f.specials == SpecialKind::Ieee && v == eOnes;
+    shSel.when(d.eq(em.q, d.lit(v)), [&] { return d.lit(v.sign() > 0 && !onlySpecials ? v - 1 : Integer(0)); });
+  }
+  typename D::Int sh = shSel.result();
+  typename D::Int X = d.add(d.lit(f.quantumExp()), sh);
   return Val<D>{nan, inf, neg, sig, X, f.mbits + 1};
 }
 

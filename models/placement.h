@@ -87,6 +87,11 @@ template <class D>
 Val<D> placementLeaf(D &d, Placement p, const ModelConfig &cfg, const Val<D> &a, const Val<D> &b,
                      const Scales<D> &s) {
   const int qab = cfg.a.quantumExp() + cfg.b.quantumExp();
+  // A common exponent only matters where leaves are summed (k >= 2); a lone leaf keeps the
+  // product's own form, which post's final rounding then shares with pre's leaf rounding.
+  auto rebase = [&](D &, const Val<D> &v, const typename D::Int &base) {
+    return cfg.k() > 1 ? mxcert::rebase(d, v, base) : v;
+  };
   switch (p) {
   case Placement::Pre:
     return rebase(d, roundAcc(d, scaleExact(d, mulExact(d, a, b), s.e), cfg.acc),

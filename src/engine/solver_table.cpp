@@ -446,8 +446,9 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         Region r = stack.back();
         stack.pop_back();
         if (r.count() == 0) continue;
-        // A region spanning several e values first gets a short budget: when it times out,
-        // its boundary lines (usually the hard part) are split off and get the full budget.
+        // A region spanning several e values gets a short budget: when it times out it is
+        // halved, so that the hard lines (usually at a boundary) end up alone with the full
+        // budget while the easy bulk is proven in large pieces.
         const bool wide = r.e.hi > r.e.lo;
         RegionCheck rc = query(r, wide ? std::min(opt.timeout, opt.quickTimeout) : opt.timeout, {});
         if (rc.verdict == smt::Verdict::Unsat) {
@@ -470,17 +471,9 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             changed = true;
           } else {
             ++res.stats.splits;
-            if (r.e.hi - r.e.lo >= 2) {
-              Region lo = r, mid = r, hi = r;
-              lo.e = {r.e.lo, r.e.lo};
-              mid.e = {r.e.lo + 1, r.e.hi - 1};
-              hi.e = {r.e.hi, r.e.hi};
-              for (Region x : {hi.tightened(), lo.tightened(), mid.tightened()}) stack.push_back(x);
-            } else {
-              auto [a, b] = split(r);
-              stack.push_back(b);
-              stack.push_back(a);
-            }
+            auto [a, b] = split(r);
+            stack.push_back(b);
+            stack.push_back(a);
           }
         }
       }
