@@ -345,7 +345,24 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
       });
     }
   }
-  return rounded(sel.result());
+  // Rounding is monotone: a rounded N is at most max N rounded up to p significant bits (in
+  // a normal binade), at most 2^(msb+1) (on the subnormal grid), and RTZ's overflow gives
+  // 2^p - 1. This bound (checked at run time by the concrete domain) keeps symbolic ranges
+  // from doubling at every node of a deep tree.
+  Val<D> res = rounded(sel.result());
+  // Rounding neither creates nor removes a NaN (the first arm passes NaN through; every
+  // other arm is finite or an overflow to inf): say so structurally, so that a symbolic
+  // domain does not see the NaN flag depend on the magnitude case split.
+  res.nan = v.nan;
+  Integer bound = nr.hi;
+  if (mHi + 1 > unsigned(fitBits)) {
+    const unsigned s = unsigned(int64_t(mHi) + 1 - p);
+    if (!nr.hi.lowBits(s).isZero()) bound = ((nr.hi >> s) + 1) << s;
+  }
+  if (xr.lo < I(int64_t(emin) - int64_t(mLo))) bound = max(bound, Integer::pow2(mHi + 1));
+  if (!rne) bound = max(bound, Integer::pow2(p) - 1);
+  res.N = d.narrow(res.N, Interval{Integer(0), bound});
+  return res;
 }
 
 /// The running state of an exact n-ary sum (SPEC §4): specials seen, whether every child so
@@ -425,11 +442,16 @@ typename D::Bool related(D &d, const Val<D> &r1, const Val<D> &r2, Relation rel)
   auto notNaN = d.land(d.lnot(r1.nan), d.lnot(r2.nan));
   auto sameSign = d.lnot(d.lxor(r1.neg, r2.neg));
   auto sameInf = d.land(notNaN, d.land(d.land(r1.inf, r2.inf), sameSign));
-  Aligned<D> al = align(d, r1.N, r1.X, r2.N, r2.X);
+  // Magnitudes matter only for finite values: mask them to 0 otherwise, so that a symbolic
+  // domain sees that the magnitude an inf or NaN carries along is irrelevant (and the whole
+  // computation behind it drops out of the query).
+  auto fin1 = isFinite(d, r1), fin2 = isFinite(d, r2);
+  auto N1 = d.ite(fin1, r1.N, d.lit(0)), N2 = d.ite(fin2, r2.N, d.lit(0));
+  Aligned<D> al = align(d, N1, r1.X, N2, r2.X);
   auto valEq = d.eq(al.A, al.B);
-  auto fin = d.land(isFinite(d, r1), isFinite(d, r2));
+  auto fin = d.land(fin1, fin2);
   auto signOk = sameSign;
-  if (rel == Relation::Value) signOk = d.lor(sameSign, d.eq(r1.N, d.lit(0)));
+  if (rel == Relation::Value) signOk = d.lor(sameSign, d.eq(N1, d.lit(0)));
   auto finRel = d.land(fin, d.land(valEq, signOk));
   return d.lor(bothNaN, d.lor(sameInf, finRel));
 }

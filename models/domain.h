@@ -22,6 +22,9 @@
 //   DivMod<Int> d.divPow2Within(x, j, c, lo, hi)  the same, needed only where c holds, and
 //                                            then known to satisfy lo <= q <= hi (a symbolic
 //                                            domain may leave q, r unconstrained elsewhere)
+//   Int d.narrow(x, Interval r)              x, known (by a derived fact) to lie in r: a
+//                                            symbolic domain narrows its analysis interval
+//                                            (no assertion); the concrete one checks it
 //   Interval d.range(x)                      sound bounds on x (exact for concrete values)
 //   unsigned d.tz(x)                         x is a multiple of 2^tz (tz <= 4096 cap for 0)
 //   std::optional<bool> d.known(Bool)        the value when the analysis knows it
@@ -85,6 +88,10 @@ struct ConcreteDomain {
   DivMod<Int> divPow2(const Int &x, unsigned j) const { return {x >> j, x.lowBits(j)}; }
   DivMod<Int> divPow2Within(const Int &x, unsigned j, Bool, const Integer &, const Integer &) const {
     return divPow2(x, j);
+  }
+  Int narrow(const Int &x, const Interval &r) const {
+    if (!r.contains(x)) throw std::logic_error("a derived bound does not hold: " + x.str());
+    return x;
   }
   Interval range(const Int &x) const { return {x, x}; }
   unsigned tz(const Int &x) const { return x.isZero() ? 4096u : x.trailingZeros(); }

@@ -26,9 +26,10 @@ public:
     slv.setOption("produce-models", "true");
     if (timeoutSec > 0) slv.setOption("tlimit-per", std::to_string(long(timeoutSec * 1000)));
     cvc5::Sort intS = slv.getIntegerSort();
+    const TermStore::Live live = store.live();
     std::unordered_map<uint32_t, cvc5::Term> memo;
     std::vector<std::pair<std::string, cvc5::Term>> vars;
-    for (TermRef v : store.variables()) {
+    for (TermRef v : live.variables) {
       cvc5::Term t = slv.mkConst(intS, store.node(v).name);
       memo[v.id] = t;
       vars.push_back({store.node(v).name, t});
@@ -38,7 +39,7 @@ public:
     {
       std::vector<char> seen(store.size(), 0);
       std::vector<uint32_t> st;
-      for (TermRef a : store.assertions()) st.push_back(a.id);
+      for (TermRef a : live.assertions) st.push_back(a.id);
       while (!st.empty()) {
         uint32_t id = st.back();
         st.pop_back();
@@ -85,7 +86,7 @@ public:
       }
       memo[id] = t;
     }
-    for (TermRef a : store.assertions()) slv.assertFormula(memo.at(a.id));
+    for (TermRef a : live.assertions) slv.assertFormula(memo.at(a.id));
     if (store.trivallyFalse()) slv.assertFormula(slv.mkFalse());
     CheckResult res;
     auto t0 = std::chrono::steady_clock::now();

@@ -21,10 +21,11 @@ bool isBoolOp(Op op) {
 }  // namespace
 
 std::string toSmtLib2(const TermStore &store, const std::string &comment) {
+  const TermStore::Live live = store.live();
   std::vector<char> reach(store.size(), 0);
   std::vector<uint32_t> stack;
-  for (TermRef a : store.assertions()) stack.push_back(a.id);
-  for (TermRef v : store.variables()) stack.push_back(v.id);
+  for (TermRef a : live.assertions) stack.push_back(a.id);
+  for (TermRef v : live.variables) stack.push_back(v.id);
   while (!stack.empty()) {
     uint32_t id = stack.back();
     stack.pop_back();
@@ -46,7 +47,7 @@ std::string toSmtLib2(const TermStore &store, const std::string &comment) {
     while (std::getline(c, line)) o << "; " << line << "\n";
   }
   o << "(set-logic QF_LIA)\n";
-  for (TermRef v : store.variables()) o << "(declare-fun " << store.node(v).name << " () Int)\n";
+  for (TermRef v : live.variables) o << "(declare-fun " << store.node(v).name << " () Int)\n";
   for (uint32_t id = 0; id < store.size(); ++id) {
     if (!reach[id]) continue;
     const Node &n = store.node(TermRef{id});
@@ -90,7 +91,7 @@ std::string toSmtLib2(const TermStore &store, const std::string &comment) {
     }
     o << "(define-fun t" << id << " () " << (isBoolOp(n.op) ? "Bool" : "Int") << " " << body << ")\n";
   }
-  for (TermRef a : store.assertions()) o << "(assert " << ref(a.id) << ")\n";
+  for (TermRef a : live.assertions) o << "(assert " << ref(a.id) << ")\n";
   if (store.trivallyFalse()) o << "(assert false)\n";
   o << "(check-sat)\n";
   return o.str();

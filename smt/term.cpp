@@ -259,6 +259,9 @@ TermRef TermStore::ite(TermRef c, TermRef a, TermRef b) {
   if (cn.known) return *cn.known ? a : b;
   if (a == b) return a;
   if (cn.op == Op::Not) return ite(TermRef{cn.args[0]}, b, a);
+  // ite(c, ite(c, x, y), z) = ite(c, x, z) and ite(c, x, ite(c, y, z)) = ite(c, x, z).
+  if (nodes_[a.id].op == Op::Ite && nodes_[a.id].args[0] == c.id) return ite(c, TermRef{nodes_[a.id].args[1]}, b);
+  if (nodes_[b.id].op == Op::Ite && nodes_[b.id].args[0] == c.id) return ite(c, a, TermRef{nodes_[b.id].args[2]});
   // ite(x == k, k, x) = x and ite(x == k, x, k) = k.
   if (cn.op == Op::Eq0) {
     const uint32_t lin = cn.args[0];  // sub() may grow nodes_: do not keep references
@@ -309,6 +312,9 @@ TermRef TermStore::land(TermRef a, TermRef b) {
   if (y.known) return *y.known ? a : false_;
   if (a == b) return a;
   if ((x.op == Op::Not && x.args[0] == b.id) || (y.op == Op::Not && y.args[0] == a.id)) return false_;
+  // Absorption: a & (a | y) = a.
+  if (y.op == Op::Or && (y.args[0] == a.id || y.args[1] == a.id)) return a;
+  if (x.op == Op::Or && (x.args[0] == b.id || x.args[1] == b.id)) return b;
   Node n;
   n.op = Op::And;
   n.args = {std::min(a.id, b.id), std::max(a.id, b.id)};
@@ -321,6 +327,9 @@ TermRef TermStore::lor(TermRef a, TermRef b) {
   if (y.known) return *y.known ? true_ : a;
   if (a == b) return a;
   if ((x.op == Op::Not && x.args[0] == b.id) || (y.op == Op::Not && y.args[0] == a.id)) return true_;
+  // Absorption: a | (a & y) = a.
+  if (y.op == Op::And && (y.args[0] == a.id || y.args[1] == a.id)) return a;
+  if (x.op == Op::And && (x.args[0] == b.id || x.args[1] == b.id)) return b;
   Node n;
   n.op = Op::Or;
   n.args = {std::min(a.id, b.id), std::max(a.id, b.id)};
@@ -336,6 +345,9 @@ TermRef TermStore::iteB(TermRef c, TermRef a, TermRef b) {
   if (an.known) return *an.known ? lor(c, b) : land(lnot(c), b);
   if (bn.known) return *bn.known ? lor(lnot(c), a) : land(c, a);
   if (cn.op == Op::Not) return iteB(TermRef{cn.args[0]}, b, a);
+  // ite(c, c, b) = c | b and ite(c, a, c) = c & a.
+  if (a == c) return lor(c, b);
+  if (b == c) return land(c, a);
   Node n;
   n.op = Op::IteB;
   n.args = {c.id, a.id, b.id};
@@ -391,6 +403,7 @@ std::pair<TermRef, TermRef> TermStore::divPow2(TermRef x, unsigned j) {
     e.args = {sub(x, add(mulc(q, p), r)).id};
     e.name = "div";
     assertions_.push_back(make(std::move(e)));
+    markDefinitional(q, r);
     res = {q, r};
   }
   divs_[{x.id, j}] = res;
@@ -428,10 +441,67 @@ std::pair<TermRef, TermRef> TermStore::divPow2Within(TermRef x, unsigned j, Term
     imp.args = {lnot(c).id, eqn.id};
     imp.name = "cdiv";
     assertions_.push_back(make(std::move(imp)));
+    markDefinitional(q, r);
     res = {q, r};
   }
   condDivs_[key] = res;
   return res;
+}
+
+void TermStore::markDefinitional(TermRef q, TermRef r) {
+  // The last assertion is the side constraint; the bound assertions of q and r are the
+  // ones intVar pushed (two each), found by their single variable.
+  std::vector<uint32_t> fresh{q.id};
+  if (nodes_[r.id].op == Op::IntVar) fresh.push_back(r.id);
+  defines_[assertions_.size() - 1] = fresh;
+  for (size_t i = 0; i + 1 < assertions_.size(); ++i) {
+    const Node &a = nodes_[assertions_[i].id];
+    if (a.name != "bound") continue;
+    const Node &lin = nodes_[a.args[0]];
+    if (lin.args.size() == 1 && std::find(fresh.begin(), fresh.end(), lin.args[0]) != fresh.end())
+      defines_[i] = {lin.args[0]};
+  }
+}
+
+TermStore::Live TermStore::live() const {
+  // Variables reachable from a set of roots (through term arguments).
+  std::vector<char> seen(nodes_.size(), 0), varLive(nodes_.size(), 0);
+  std::vector<uint32_t> stack;
+  auto reach = [&](uint32_t root) {
+    stack.push_back(root);
+    while (!stack.empty()) {
+      uint32_t id = stack.back();
+      stack.pop_back();
+      if (seen[id]) continue;
+      seen[id] = 1;
+      if (nodes_[id].op == Op::IntVar) varLive[id] = 1;
+      for (uint32_t a : nodes_[id].args) stack.push_back(a);
+    }
+  };
+  std::vector<char> keep(assertions_.size(), 0);
+  for (size_t i = 0; i < assertions_.size(); ++i)
+    if (!defines_.count(i)) {
+      keep[i] = 1;
+      reach(assertions_[i].id);
+    }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto &[i, fresh] : defines_) {
+      if (keep[i]) continue;
+      bool needed = false;
+      for (uint32_t v : fresh) needed = needed || varLive[v];
+      if (!needed) continue;
+      keep[i] = 1;
+      reach(assertions_[i].id);
+      changed = true;
+    }
+  }
+  Live out;
+  for (size_t i = 0; i < assertions_.size(); ++i)
+    if (keep[i]) out.assertions.push_back(assertions_[i]);
+  for (TermRef v : vars_)
+    if (varLive[v.id]) out.variables.push_back(v);
+  return out;
 }
 
 void TermStore::assertTrue(TermRef b) {
@@ -441,6 +511,16 @@ void TermStore::assertTrue(TermRef b) {
     if (*n.known) return;
   }
   assertions_.push_back(b);
+}
+
+void TermStore::narrow(TermRef t, const Interval &r) {
+  Node &n = nodes_[t.id];
+  if (n.op == Op::IntConst) return;
+  n.range = {max(n.range.lo, r.lo), min(n.range.hi, r.hi)};
+  if (n.values) {
+    auto &v = *n.values;
+    v.erase(std::remove_if(v.begin(), v.end(), [&](const Integer &x) { return !n.range.contains(x); }), v.end());
+  }
 }
 
 void TermStore::refine(TermRef t, const Interval &r) {

@@ -104,6 +104,10 @@ public:
   std::pair<TermRef, TermRef> divPow2Within(TermRef x, unsigned j, TermRef c, const Integer &qlo,
                                             const Integer &qhi);
 
+  /// Narrows the analysis interval of t to r WITHOUT asserting anything: for bounds that
+  /// follow from the semantics (e.g. rounding is monotone), so that later case splits are
+  /// pruned. The concrete domain checks the same bounds at run time.
+  void narrow(TermRef t, const Interval &r);
   /// Asserts a Boolean term (a top-level conjunct of the query).
   void assertTrue(TermRef b);
   /// Asserts lo <= t <= hi and narrows t's interval. For a linear t this is a relational
@@ -115,6 +119,18 @@ public:
   const std::vector<TermRef> &assertions() const { return assertions_; }
   /// Declared variables (IntVar nodes), in creation order.
   const std::vector<TermRef> &variables() const { return vars_; }
+
+  /// The query as handed to a solver: the assertions and variables in the cone of influence
+  /// of the query's own facts. A division's side constraint x = 2^j q + r (and the bounds of
+  /// its fresh q, r) is kept only if q or r is reachable from a kept assertion: for every x
+  /// some q, r in their declared bounds satisfy it (the bounds are sound ranges of x's
+  /// semantic value), so dropping it neither adds nor removes models of the rest. Input
+  /// variables and every non-definitional assertion are always kept.
+  struct Live {
+    std::vector<TermRef> assertions;  ///< in creation order
+    std::vector<TermRef> variables;   ///< in creation order
+  };
+  Live live() const;
   /// Whether some assertion is the constant false (the query is trivially unsat).
   bool trivallyFalse() const { return falseAsserted_; }
 
@@ -130,6 +146,9 @@ private:
   void linearView(TermRef t, std::vector<std::pair<uint32_t, Integer>> &out, Integer &k,
                   const Integer &scale) const;
   TermRef cmp0(Op op, TermRef lin);
+  /// Records the last assertion (a division side constraint) and the bounds of q and r as
+  /// definitional (see live()).
+  void markDefinitional(TermRef q, TermRef r);
   void analyzeInt(Node &n) const;
   static std::string key(const Node &n);
 
@@ -138,6 +157,9 @@ private:
   std::map<std::pair<uint32_t, unsigned>, std::pair<TermRef, TermRef>> divs_;
   std::map<std::tuple<uint32_t, unsigned, uint32_t>, std::pair<TermRef, TermRef>> condDivs_;
   std::vector<TermRef> assertions_;
+  /// Definitional assertions (division side constraints and bounds of their fresh
+  /// variables): assertion index -> the fresh variables it defines.
+  std::map<size_t, std::vector<uint32_t>> defines_;
   std::vector<TermRef> vars_;
   std::vector<uint32_t> refined_;  ///< Lin terms with asserted ranges (relational facts)
   std::map<std::string, uint32_t> varNames_;

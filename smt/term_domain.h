@@ -52,6 +52,10 @@ public:
     auto [q, r] = s_.divPow2Within(x.t, j, c.t, lo, hi);
     return {{q}, {r}};
   }
+  Int narrow(const Int &x, const Interval &r) {
+    s_.narrow(x.t, r);
+    return x;
+  }
   Interval range(const Int &x) const { return s_.node(x.t).range; }
   unsigned tz(const Int &x) const { return s_.node(x.t).tz; }
   std::optional<bool> known(const Bool &b) const { return s_.node(b.t).known; }

@@ -28,9 +28,10 @@ public:
       p.set("timeout", unsigned(timeoutSec * 1000));
       slv.set(p);
     }
+    const TermStore::Live live = store.live();
     std::unordered_map<uint32_t, z3::expr> memo;
     std::vector<std::pair<std::string, z3::expr>> vars;
-    for (TermRef v : store.variables()) {
+    for (TermRef v : live.variables) {
       z3::expr t = ctx.int_const(store.node(v).name.c_str());
       memo.emplace(v.id, t);
       vars.push_back({store.node(v).name, t});
@@ -39,7 +40,7 @@ public:
     {
       std::vector<char> seen(store.size(), 0);
       std::vector<uint32_t> st;
-      for (TermRef a : store.assertions()) st.push_back(a.id);
+      for (TermRef a : live.assertions) st.push_back(a.id);
       while (!st.empty()) {
         uint32_t id = st.back();
         st.pop_back();
@@ -83,7 +84,7 @@ public:
       }
       memo.emplace(id, t);
     }
-    for (TermRef a : store.assertions()) slv.add(memo.at(a.id));
+    for (TermRef a : live.assertions) slv.add(memo.at(a.id));
     if (store.trivallyFalse()) slv.add(ctx.bool_val(false));
     CheckResult res;
     auto t0 = std::chrono::steady_clock::now();

@@ -524,11 +524,11 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       }
     }
   }
-  // Pairs the prediction included but that turned out to differ.
-  for (int xa = 0; xa < kNumCodes; ++xa)
-    for (int xb = 0; xb < kNumCodes; ++xb)
-      if (predicted.get(xa, xb) && !C.get(xa, xb) && res.witnessOf[pairIdx(xa, xb)] >= 0)
-        ++res.stats.predictionMismatches;
+  // Pairs where the closed form's prediction was wrong (either way).
+  if (res.stats.usedClosedForm)
+    for (int xa = 0; xa < kNumCodes; ++xa)
+      for (int xb = 0; xb < kNumCodes; ++xb)
+        if (predicted.get(xa, xb) != C.get(xa, xb)) ++res.stats.predictionMismatches;
 
   res.agree = C;
   for (int xa = 0; xa < kNumCodes; ++xa)

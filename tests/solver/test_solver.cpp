@@ -1,0 +1,279 @@
+// tests/solver/test_solver.cpp — the solver engines against each other (issue 3):
+//  * the certified solver tables equal the exhaustive engine's tables (e2m1 k <= 8 with the
+//    named trees and a butterfly, e4m3 k = 2), for pre/post, dequant/post and post2/post,
+//    both relations;
+//  * cvc5 and Z3 give the same tables;
+//  * the QF_LIA and QF_FP encodings agree on every query QF_FP finishes within its cap;
+//  * every witness replays in the reference evaluator and, for binary trees, in native
+//    binary32 arithmetic;
+//  * the closed form equals the table wherever it applies;
+//  * every proof record's query text regenerates to the same SHA-256.
+#include "certs/sha256.h"
+#include "native/native_float.h"
+#include "smt/encoder.h"
+#include "smt/fp_encoder.h"
+#include "smt/text_solver.h"
+#include "src/engine/bounds.h"
+#include "src/engine/exhaustive.h"
+#include "src/engine/solver_table.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <sstream>
+
+using namespace mxcert;
+using engine::PairQuery;
+
+namespace {
+
+PairQuery query(const std::string &fmt, int k, const std::string &tree, Placement l, Placement r, Relation rel,
+                const std::string &acc = "f32") {
+  return PairQuery{ModelConfig{*findElementFormat(fmt), *findElementFormat(fmt), AccSpec{*findAccFormat(acc)},
+                               Tree::parse(tree, k)},
+                   l, r, rel};
+}
+
+std::string name(const PairQuery &q) {
+  std::ostringstream o;
+  o << q.cfg.a.name << " k=" << q.cfg.k() << " tree=" << q.cfg.tree.sexpr() << " " << toString(q.lhs) << "/"
+    << toString(q.rhs) << " " << toString(q.rel) << " " << q.cfg.acc.fmt.name;
+  return o.str();
+}
+
+uint32_t bitsOf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+mxtest::native::Place nativePlace(Placement p) {
+  switch (p) {
+  case Placement::Pre: return mxtest::native::Place::Pre;
+  case Placement::Post: return mxtest::native::Place::Post;
+  case Placement::Dequant: return mxtest::native::Place::Dequant;
+  case Placement::Post2: return mxtest::native::Place::Post2;
+  }
+  return mxtest::native::Place::Pre;
+}
+
+/// Every witness of a solver table refutes every pair attributed to it, by the reference
+/// evaluator; for binary f32 trees the native executor computes the same bits.
+void checkWitnesses(const PairQuery &q, const engine::SolverTableResult &r) {
+  const bool nativeOk = q.cfg.tree.isBinary() && q.cfg.acc.fmt.name == "f32" &&
+                        q.cfg.acc.rounding == Rounding::RNE && q.cfg.acc.subnormals == Subnormals::Keep;
+  const mxtest::native::Format fa = mxtest::native::format(q.cfg.a.name), fb = mxtest::native::format(q.cfg.b.name);
+  size_t checked = 0;
+  for (int xa = 0; xa < kNumCodes; ++xa)
+    for (int xb = 0; xb < kNumCodes; ++xb) {
+      int w = r.witnessOf[size_t(xa) * kNumCodes + size_t(xb)];
+      if (r.agree.get(xa, xb)) {
+        REQUIRE(w < 0);
+        continue;
+      }
+      REQUIRE(w >= 0);
+      // Every 7th pair (and all boundary pairs) to keep the test quick.
+      if ((xa * 31 + xb) % 7 != 0 && xa != 0 && xb != 254) continue;
+      const engine::Witness &wit = r.witnesses[size_t(w)];
+      INFO(name(q) << " pair (" << xa << ", " << xb << ")");
+      REQUIRE(engine::witnessDisagrees(q, wit.a, wit.b, xa, xb));
+      if (nativeOk) {
+        ConcreteInput in{wit.a, wit.b, unsigned(xa), unsigned(xb)};
+        auto model = evaluatePlacements(q.cfg, {q.lhs, q.rhs}, in);
+        for (int s = 0; s < 2; ++s) {
+          float f = mxtest::native::evalPlacement(nativePlace(s ? q.rhs : q.lhs), fa, fb, wit.a, wit.b, unsigned(xa),
+                                          unsigned(xb), q.cfg.tree);
+          uint64_t want = encodeBits(model[size_t(s)], q.cfg.acc.fmt);
+          if (std::isnan(f)) REQUIRE(model[size_t(s)].nan);
+          else REQUIRE(uint64_t(bitsOf(f)) == want);
+        }
+      }
+      ++checked;
+    }
+  (void)checked;
+}
+
+engine::SolverTableResult solverTable(const PairQuery &q, const std::string &solver = "cvc5") {
+  engine::SolverTableOptions opt;
+  opt.solver = solver;
+  opt.timeout = 300;
+  engine::SolverTableResult r = engine::runSolverTable(q, opt);
+  INFO(name(q));
+  REQUIRE(r.complete());
+  return r;
+}
+
+void compareWithExhaustive(const PairQuery &q) {
+  INFO(name(q));
+  engine::SolverTableResult s = solverTable(q);
+  engine::ExhaustiveResult x = engine::runExhaustive(q);
+  CHECK(s.agree.count() == x.agree.count());
+  REQUIRE(s.agree == x.agree);
+  checkWitnesses(q, s);
+}
+
+const Placement kPairs[][2] = {{Placement::Pre, Placement::Post},
+                               {Placement::Dequant, Placement::Post},
+                               {Placement::Post2, Placement::Post}};
+
+}  // namespace
+
+TEST_CASE("solver = exhaustive: e2m1 k = 1..4, every named tree and a butterfly", "[solver][exhaustive]") {
+  for (int k = 1; k <= 4; ++k) {
+    std::vector<std::string> trees = {"seq", "pairwise"};
+    if (k >= 3) trees.push_back("fused");
+    if (k == 4) trees.push_back("((0 2) (1 3))");
+    for (const std::string &t : trees)
+      for (auto &pl : kPairs)
+        for (Relation rel : {Relation::Bitwise, Relation::Value})
+          compareWithExhaustive(query("e2m1", k, t, pl[0], pl[1], rel));
+  }
+}
+
+TEST_CASE("solver = exhaustive: e2m1 k = 5..8", "[solver][exhaustive][slow]") {
+  for (int k = 5; k <= 8; ++k) {
+    std::vector<std::string> trees = {"seq", "pairwise"};
+    if (k == 8) trees.push_back("fused");
+    for (const std::string &t : trees)
+      for (int pi = 0; pi < 2; ++pi)
+        for (Relation rel : {Relation::Bitwise, Relation::Value})
+          compareWithExhaustive(query("e2m1", k, t, kPairs[pi][0], kPairs[pi][1], rel));
+  }
+}
+
+TEST_CASE("solver = exhaustive: e4m3 k = 2", "[solver][exhaustive][slow]") {
+  for (Relation rel : {Relation::Bitwise, Relation::Value})
+    compareWithExhaustive(query("e4m3", 2, "seq", Placement::Pre, Placement::Post, rel));
+  compareWithExhaustive(query("e4m3", 2, "seq", Placement::Dequant, Placement::Post, Relation::Bitwise));
+}
+
+TEST_CASE("solver = exhaustive: other formats and accumulators at k = 2", "[solver][exhaustive]") {
+  for (const char *f : {"e2m3", "e3m2"})
+    for (auto &pl : kPairs)
+      compareWithExhaustive(query(f, 2, "seq", pl[0], pl[1], Relation::Bitwise));
+  for (const char *acc : {"bf16", "f16"})
+    for (auto &pl : kPairs)
+      for (Relation rel : {Relation::Bitwise, Relation::Value})
+        compareWithExhaustive(query("e2m1", 2, "seq", pl[0], pl[1], rel, acc));
+}
+
+TEST_CASE("cvc5 and Z3 give the same tables", "[solver][z3]") {
+  std::vector<PairQuery> qs = {
+      query("e2m1", 2, "seq", Placement::Pre, Placement::Post, Relation::Value),
+      query("e2m1", 4, "pairwise", Placement::Post2, Placement::Post, Relation::Bitwise),
+      query("e2m1", 32, "pairwise", Placement::Pre, Placement::Post, Relation::Bitwise),
+      query("e2m1", 32, "seq", Placement::Dequant, Placement::Post, Relation::Value),
+      query("e4m3", 32, "seq", Placement::Pre, Placement::Post, Relation::Bitwise),
+      query("e5m2", 2, "seq", Placement::Dequant, Placement::Post, Relation::Bitwise),
+  };
+  for (const PairQuery &q : qs) {
+    INFO(name(q));
+    engine::SolverTableResult a = solverTable(q, "cvc5"), b = solverTable(q, "z3");
+    REQUIRE(a.agree == b.agree);
+    for (const auto &p : b.proofs) REQUIRE(p.solver == "z3");
+    checkWitnesses(q, b);
+  }
+}
+
+TEST_CASE("QF_LIA and QF_FP agree on every query QF_FP finishes", "[solver][fp]") {
+  const double cap = 20;
+  int finished = 0, compared = 0;
+  struct Case {
+    PairQuery q;
+    Region r;
+  };
+  std::vector<Case> cases;
+  auto eRegion = [](int lo, int hi) {
+    Region r;
+    r.e = {lo, hi};
+    return r;
+  };
+  auto pair = [](int xa, int xb) {
+    Region r;
+    r.xa = {xa, xa};
+    r.xb = {xb, xb};
+    r.e = {xa + xb - 254, xa + xb - 254};
+    return r;
+  };
+  PairQuery pp = query("e2m1", 2, "seq", Placement::Pre, Placement::Post, Relation::Bitwise);
+  for (int e : {-200, -149, -148, -147, 0, 122, 123, 200}) cases.push_back({pp, eRegion(e, e)});
+  PairQuery pv = query("e2m1", 2, "seq", Placement::Pre, Placement::Post, Relation::Value);
+  for (int e : {-200, -157, -156, -148, -147}) cases.push_back({pv, eRegion(e, e)});
+  PairQuery dq = query("e2m1", 2, "seq", Placement::Dequant, Placement::Post, Relation::Bitwise);
+  for (auto [xa, xb] : {std::pair{252, 100}, {253, 100}, {0, 106}, {0, 107}, {127, 127}}) cases.push_back({dq, pair(xa, xb)});
+  PairQuery p2 = query("e2m1", 2, "seq", Placement::Post2, Placement::Post, Relation::Bitwise);
+  for (auto [xa, xb] : {std::pair{248, 120}, {249, 120}, {200, 200}}) cases.push_back({p2, pair(xa, xb)});
+  PairQuery rtz = query("e2m1", 2, "seq", Placement::Pre, Placement::Post, Relation::Bitwise);
+  rtz.cfg.acc.rounding = Rounding::RTZ;
+  for (int e : {-148, -147, 0, 122, 124}) cases.push_back({rtz, eRegion(e, e)});
+  auto cvc5 = smt::makeBackend("cvc5");
+  for (const Case &c : cases) {
+    smt::Query sq{c.q.cfg, c.q.lhs, c.q.rhs, c.q.rel, c.r, {}};
+    smt::CheckResult lia = cvc5->check(smt::LiaEncoding(sq).store(), 300);
+    REQUIRE(lia.verdict != smt::Verdict::Unknown);
+    for (const char *solver : {"z3", "cvc5"}) {
+      smt::CheckResult fp = smt::solveText(solver, smt::fpQuery(sq), cap);
+      if (fp.verdict == smt::Verdict::Unknown) continue;
+      ++finished;
+      INFO(name(c.q) << " " << c.r.str() << " via " << solver);
+      REQUIRE(fp.verdict == lia.verdict);
+      ++compared;
+    }
+  }
+  // The satisfiable queries at least finish quickly in QF_FP.
+  REQUIRE(finished >= 10);
+  REQUIRE(compared == finished);
+}
+
+namespace {
+/// The closed form of q equals its certified table (which decides every pair itself: the
+/// formula only seeds the candidate set).
+void closedFormMatches(const PairQuery &q) {
+  engine::ClosedForm cf = engine::closedForm(q);
+  INFO(name(q) << " formula " << cf.formula);
+  REQUIRE(cf.applies);
+  engine::SolverTableResult r = solverTable(q);
+  REQUIRE(r.stats.predictionMismatches == 0);
+  REQUIRE(cf.guard.toSet() == r.agree);
+}
+}  // namespace
+
+TEST_CASE("the closed form equals the table: MXFP4 and MXFP6", "[solver][bound]") {
+  for (const char *f : {"e2m1", "e2m3", "e3m2"})
+    for (const char *t : {"seq", "pairwise", "fused"})
+      for (int k : {2, 3, 8, 32})
+        for (int pi = 0; pi < 2; ++pi)
+          for (Relation rel : {Relation::Bitwise, Relation::Value})
+            closedFormMatches(query(f, k, t, kPairs[pi][0], kPairs[pi][1], rel));
+}
+
+TEST_CASE("the closed form equals the table: MXFP8", "[solver][bound][slow]") {
+  for (const char *f : {"e4m3", "e5m2"})
+    for (const char *t : {"seq", "pairwise"})
+      for (int k : {2, 32})
+        for (int pi = 0; pi < 2; ++pi) closedFormMatches(query(f, k, t, kPairs[pi][0], kPairs[pi][1], Relation::Bitwise));
+}
+
+TEST_CASE("no closed form where none is derived", "[solver][bound]") {
+  CHECK_FALSE(engine::closedForm(query("e2m1", 2, "seq", Placement::Post2, Placement::Post, Relation::Bitwise)).applies);
+  PairQuery rtz = query("e2m1", 2, "seq", Placement::Pre, Placement::Post, Relation::Bitwise);
+  rtz.cfg.acc.rounding = Rounding::RTZ;
+  CHECK_FALSE(engine::closedForm(rtz).applies);
+}
+
+TEST_CASE("proof records regenerate to the same query text", "[solver]") {
+  PairQuery q = query("e2m1", 8, "pairwise", Placement::Dequant, Placement::Post, Relation::Value);
+  engine::SolverTableOptions opt;
+  opt.keepQueries = true;
+  engine::SolverTableResult r = engine::runSolverTable(q, opt);
+  REQUIRE(r.complete());
+  REQUIRE(!r.proofs.empty());
+  for (const auto &p : r.proofs) {
+    smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, p.region, {}};
+    std::string text = smt::LiaEncoding(sq).smtlib2();
+    REQUIRE(text == p.smt2);
+    REQUIRE(certs::sha256Hex(text) == p.sha256);
+    // The emitted text is a complete script the solver binaries accept and refute.
+    REQUIRE(smt::solveText("z3", text, 60).verdict == smt::Verdict::Unsat);
+  }
+}
