@@ -474,3 +474,10 @@ const PluginV1 kCudaPlugin = {1,
 extern "C" __attribute__((visibility("default"))) const mxreplay::PluginV1 *mxreplay_plugin_v1() {
   return &mxreplay::kCudaPlugin;
 }
+
+#ifndef MXREPLAY_TARGETS
+#define MXREPLAY_TARGETS unknown
+#endif
+extern "C" __attribute__((visibility("default"))) const char *mxreplay_plugin_targets() {
+  return MXREPLAY_STR(MXREPLAY_TARGETS);
+}

@@ -160,3 +160,10 @@ const PluginV1 kHipPlugin = {1, hipName, hipInit, hipDeviceName, hipRunPoints, h
 extern "C" __attribute__((visibility("default"))) const mxreplay::PluginV1 *mxreplay_plugin_v1() {
   return &mxreplay::kHipPlugin;
 }
+
+#ifndef MXREPLAY_TARGETS
+#define MXREPLAY_TARGETS unknown
+#endif
+extern "C" __attribute__((visibility("default"))) const char *mxreplay_plugin_targets() {
+  return MXREPLAY_STR(MXREPLAY_TARGETS);
+}

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -17,6 +18,17 @@ namespace {
 
 int gThreads = 0;
 std::string gDeviceName;
+/// Test hook (docs/replay.md): MXCERT_REPLAY_HOST_FAULT=ftz makes the host backend behave like
+/// a device that flushes subnormal results to zero whatever the configuration says, so that
+/// the tests can exercise the "device disagrees with the model" path (exit 1) without a GPU.
+bool gFaultFtz = false;
+
+/// The problem as the backend executes it (with the injected fault, if any).
+Problem effective(const Problem &P) {
+  Problem Q = P;
+  if (gFaultFtz) Q.ftz = 1;
+  return Q;
+}
 
 int threadCount() {
   int n = gThreads > 0 ? gThreads : int(std::thread::hardware_concurrency());
@@ -47,16 +59,27 @@ template <class F> void parallelFor(uint64_t n, uint64_t grain, F body) {
 
 const char *hostName() { return "host"; }
 
-int hostInit(char *, int) {
+int hostInit(char *err, int errLen) {
+  gFaultFtz = false;
+  if (const char *f = std::getenv("MXCERT_REPLAY_HOST_FAULT"); f && *f) {
+    if (std::string(f) != "ftz") {
+      std::snprintf(err, size_t(errLen), "MXCERT_REPLAY_HOST_FAULT='%s' is not a known fault (expected ftz)", f);
+      return kStatusUnsupported;
+    }
+    gFaultFtz = true;
+  }
   gDeviceName = "host CPU, " + std::to_string(threadCount()) +
-                " thread(s), binary32 RNE via the arithmetic header (replay_arith.h)";
+                " thread(s), binary32 RNE via the arithmetic header (replay_arith.h)" +
+                (gFaultFtz ? " [TEST FAULT INJECTED: flushes subnormal results]" : "");
   return kStatusOk;
 }
 
 const char *hostDeviceName() { return gDeviceName.c_str(); }
 
-int hostRunPoints(const Problem *P, const uint8_t *wa, const uint8_t *wb, const PointJob *jobs,
+int hostRunPoints(const Problem *P0, const uint8_t *wa, const uint8_t *wb, const PointJob *jobs,
                   uint64_t numJobs, uint32_t *bits, char *, int) {
+  const Problem Q = effective(*P0);
+  const Problem *P = &Q;
   const size_t k = size_t(P->tree.k);
   parallelFor(numJobs, 256, [&](uint64_t i) {
     const PointJob &j = jobs[i];
@@ -65,8 +88,10 @@ int hostRunPoints(const Problem *P, const uint8_t *wa, const uint8_t *wb, const 
   return kStatusOk;
 }
 
-int hostRunExhaustive(const Problem *P, const float *av, const float *bv, int n, uint64_t numTuples,
+int hostRunExhaustive(const Problem *P0, const float *av, const float *bv, int n, uint64_t numTuples,
                       const uint8_t *points, uint64_t numPoints, uint64_t *firstDiff, char *, int) {
+  const Problem Q = effective(*P0);
+  const Problem *P = &Q;
   const ClassTable C{n, av, bv};
   parallelFor(numPoints, 1, [&](uint64_t j) {
     const Scales s = makeScales(points[2 * j], points[2 * j + 1]);

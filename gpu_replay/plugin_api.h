@@ -75,5 +75,10 @@ struct PluginV1 {
 /// The symbol every device plugin exports.
 #define MXREPLAY_PLUGIN_SYMBOL "mxreplay_plugin_v1"
 typedef const PluginV1 *(*PluginEntry)();
+/// A second symbol of the device plugins: the targets they were compiled for, as a string
+/// ("sm_90+sm_100a+sm_120a", "gfx90a").
+#define MXREPLAY_TARGETS_SYMBOL "mxreplay_plugin_targets"
+#define MXREPLAY_STR2(x) #x
+#define MXREPLAY_STR(x) MXREPLAY_STR2(x)
 
 }  // namespace mxreplay

@@ -85,6 +85,50 @@ std::vector<std::pair<int, int>> pairsOf(const CodeSet &s) {
 
 // ---- backends ---------------------------------------------------------------------------
 
+namespace {
+
+/// Loads the plugin of a device kind ("cuda", "hip") without initializing it. Throws
+/// UsageError("no CUDA device: this build has no CUDA backend ...") etc.
+const PluginV1 *loadPlugin(const std::string &kind, void **handle, std::string *pathOut) {
+  const std::string U = upper(kind);
+  const std::string file = "libmxcert_replay_" + kind + ".so";
+  std::filesystem::path dir = exeDir();
+  if (const char *d = std::getenv("MXCERT_REPLAY_PLUGIN_DIR")) dir = d;
+  const std::filesystem::path path = dir / file;
+  if (pathOut) *pathOut = path.string();
+  if (!std::filesystem::exists(path))
+    throw UsageError("no " + U + " device: this build has no " + U + " backend (" + file + " not found in " +
+                     dir.string() + "; " + (kind == "cuda" ? "nvcc" : "hipcc") +
+                     " was not found when it was configured)");
+  void *h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror();
+    throw UsageError("no " + U + " device: cannot load the " + U + " backend (" +
+                     oneLine(e ? e : "dlopen failed") + ")");
+  }
+  *handle = h;
+  auto entry = reinterpret_cast<PluginEntry>(dlsym(h, MXREPLAY_PLUGIN_SYMBOL));
+  if (!entry) throw UsageError("no " + U + " device: " + file + " is not an mxcert-replay backend");
+  const PluginV1 *api = entry();
+  if (!api || api->abi != 1)
+    throw UsageError("no " + U + " device: " + file + " has an incompatible interface version");
+  return api;
+}
+
+}  // namespace
+
+std::string Backend::describeBuild(const std::string &kind) {
+  if (kind == "host") return "host: built in (the arithmetic header compiled by the host compiler)";
+  if (kind != "cuda" && kind != "hip") throw UsageError("unknown backend '" + kind + "' (expected cuda, hip or host)");
+  void *h = nullptr;
+  std::string path;
+  const PluginV1 *api = loadPlugin(kind, &h, &path);
+  std::string targets = "unknown";
+  if (auto t = reinterpret_cast<const char *(*)()>(dlsym(h, MXREPLAY_TARGETS_SYMBOL))) targets = t();
+  return kind + ": " + path + ", interface " + std::to_string(api->abi) + ", backend '" + api->name() +
+         "', compiled for " + targets + (api->runTensorCores ? ", tensor-core mode" : "");
+}
+
 std::unique_ptr<Backend> Backend::open(const std::string &kind) {
   std::unique_ptr<Backend> b(new Backend());
   b->kind_ = kind;
@@ -92,26 +136,7 @@ std::unique_ptr<Backend> Backend::open(const std::string &kind) {
   if (kind == "host") {
     b->api_ = hostPlugin();
   } else if (kind == "cuda" || kind == "hip") {
-    const std::string U = upper(kind);
-    const std::string file = "libmxcert_replay_" + kind + ".so";
-    std::filesystem::path dir = exeDir();
-    if (const char *d = std::getenv("MXCERT_REPLAY_PLUGIN_DIR")) dir = d;
-    const std::filesystem::path path = dir / file;
-    if (!std::filesystem::exists(path))
-      throw UsageError("no " + U + " device: this build has no " + U + " backend (" + file +
-                       " not found in " + dir.string() + "; " +
-                       (kind == "cuda" ? "nvcc" : "hipcc") + " was not found when it was configured)");
-    b->handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!b->handle_) {
-      const char *e = dlerror();
-      throw UsageError("no " + U + " device: cannot load the " + U + " backend (" +
-                       oneLine(e ? e : "dlopen failed") + ")");
-    }
-    auto entry = reinterpret_cast<PluginEntry>(dlsym(b->handle_, MXREPLAY_PLUGIN_SYMBOL));
-    if (!entry) throw UsageError("no " + U + " device: " + file + " is not an mxcert-replay backend");
-    b->api_ = entry();
-    if (!b->api_ || b->api_->abi != 1)
-      throw UsageError("no " + U + " device: " + file + " has an incompatible interface version");
+    b->api_ = loadPlugin(kind, &b->handle_, nullptr);
   } else {
     throw UsageError("unknown --device '" + kind + "' (expected cuda, hip or host)");
   }

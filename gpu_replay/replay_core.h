@@ -30,6 +30,10 @@ public:
   /// Opens "host", "cuda" or "hip". Throws UsageError: "no CUDA device", "this build has no
   /// HIP backend (...)", etc.
   static std::unique_ptr<Backend> open(const std::string &kind);
+  /// What the build holds for a backend kind, without opening a device: the plugin's path,
+  /// interface version and compiled targets ("cuda: .../libmxcert_replay_cuda.so, interface 1,
+  /// compiled for sm_90+sm_100a"). Throws UsageError when the build has no such backend.
+  static std::string describeBuild(const std::string &kind);
   ~Backend();
   const std::string &kind() const { return kind_; }
   std::string deviceName() const { return api_->deviceName(); }

@@ -3,6 +3,7 @@
 //   mxcert-replay TABLE.json [--device auto|cuda|hip|host] [--exhaustive] [--tensor-cores]
 //                 [--json] [--max-pairs N] [--max-work N] [--only GUARD] [--samples N]
 //                 [--tc-random N] [--threads N]
+//   mxcert-replay --backend-info cuda|hip|host
 //
 // Exit codes (SPEC §8): 0 the device agrees with the model everywhere (and every claim checked
 // holds); 1 a disagreement (the first one is printed in full); 2 bad usage or bad input, with
@@ -24,6 +25,7 @@ const char *kUsage =
     "usage: mxcert-replay TABLE.json [--device auto|cuda|hip|host] [--exhaustive] [--tensor-cores]\n"
     "                     [--json] [--max-pairs N] [--max-work N] [--only GUARD] [--samples N]\n"
     "                     [--tc-random N] [--threads N]\n"
+    "       mxcert-replay --backend-info cuda|hip|host\n"
     "Replays a certified guard table (mxcert certificate) with binary32 device arithmetic and\n"
     "compares every result with the reference evaluator.\n"
     "  (default)        replay every witness at every code pair it claims to refute\n"
@@ -37,6 +39,8 @@ const char *kUsage =
     "  --samples N      exhaustive: random device-vs-model comparisons (default 2000)\n"
     "  --tc-random N    tensor cores: random inputs besides the witnesses (default 4096)\n"
     "  --threads N      host backend worker threads (default: all hardware threads)\n"
+    "  --backend-info K what this build holds for backend K (plugin, compiled targets); no\n"
+    "                   device is opened; exit 2 when the build has no such backend\n"
     "Exit: 0 agrees everywhere, 1 a disagreement (printed in full), 2 bad usage or input.\n";
 
 struct UsageFail {
@@ -44,6 +48,13 @@ struct UsageFail {
 };
 
 [[noreturn]] void fail(const std::string &m) { throw UsageFail{m}; }
+
+/// The one-line error of exit code 2.
+void printError(std::string m) {
+  for (char &ch : m)
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  std::fprintf(stderr, "mxcert-replay: error: %s\n", m.c_str());
+}
 
 long parseLong(const std::string &opt, const std::string &v, long lo, long hi) {
   char *end = nullptr;
@@ -83,6 +94,11 @@ int main(int argc, char **argv) {
         return 0;
       } else if (a == "--version") {
         std::cout << "mxcert-replay " << MXCERT_VERSION << "\n";
+        return 0;
+      } else if (a == "--backend-info") {
+        const std::string kind = value();
+        if (i + 1 != args.size()) fail("--backend-info takes no further arguments");
+        std::cout << Backend::describeBuild(kind) << "\n";
         return 0;
       } else if (a == "--device") {
         device = value();
@@ -185,13 +201,9 @@ int main(int argc, char **argv) {
     std::cout.flush();
     return ok ? 0 : 1;
   } catch (const UsageFail &e) {
-    std::fprintf(stderr, "mxcert-replay: error: %s\n", e.msg.c_str());
-  } catch (const mxcert::certs::SchemaError &e) {
-    std::fprintf(stderr, "mxcert-replay: error: %s\n", e.what());
-  } catch (const UsageError &e) {
-    std::fprintf(stderr, "mxcert-replay: error: %s\n", e.what());
-  } catch (const std::exception &e) {
-    std::fprintf(stderr, "mxcert-replay: error: %s\n", e.what());
+    printError(e.msg);
+  } catch (const std::exception &e) {  // SchemaError, UsageError, runtime errors
+    printError(e.what());
   }
   return 2;
 }
