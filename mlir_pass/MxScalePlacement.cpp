@@ -400,7 +400,7 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
     if (!t.table) {
       if (t.error) {
         state.hadError = true;
-        op->emitError("mx-scale-placement: ") << t.reason;
+        mlir::emitError(op->getLoc(), "mx-scale-placement: ") << t.reason;
         return rewriter.notifyMatchFailure(op, t.reason);
       }
       return leave(op, rewriter, t.reason);
@@ -409,6 +409,8 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
     std::string tableName = llvm::sys::path::filename(t.table->path).str();
     if (!t.table->table.certified) tableName += " (uncertified compact table)";
     std::string guardText = "{" + guard.str() + "}";
+    // "the certified agree set" for a certificate, "the agree set" for a compact table.
+    std::string agreeSet = t.table->table.certified ? "the certified agree set " : "the agree set ";
     if (guard.regions.empty()) return leave(op, rewriter, "the agree set of " + tableName + " is empty");
 
     bool constant = m->sa.code && m->sb.code;
@@ -422,8 +424,8 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
         return leave(op, rewriter, codes + ": code 255 is NaN (both placements give NaN; dequant already does)");
       codes += " (e = " + std::to_string(e) + ")";
       if (!guard.contains(xa, xb))
-        return leave(op, rewriter, codes + " lie outside the certified agree set " + guardText + " of " + tableName);
-      remark(op, "rewrote dequant to post: " + codes + " lie in the certified agree set " + guardText + " of " +
+        return leave(op, rewriter, codes + " lie outside " + agreeSet + guardText + " of " + tableName);
+      remark(op, "rewrote dequant to post: " + codes + " lie in " + agreeSet + guardText + " of " +
                      tableName);
       rewriter.setInsertionPoint(op);
       Value r = buildPost(rewriter, op.getLoc(), *m, Value(), e);
@@ -432,7 +434,7 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
     }
 
     // Runtime guard: post where the codes lie in the agree set, the original ops elsewhere.
-    remark(op, "inserted a runtime guard: post where (xa, xb) lies in the certified agree set " + guardText +
+    remark(op, "inserted a runtime guard: post where (xa, xb) lies in " + agreeSet + guardText +
                    " of " + tableName + ", dequant elsewhere");
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
@@ -462,7 +464,7 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
 private:
   /// Emits a remark (when enabled) prefixed with the pass name.
   void remark(Operation *op, const std::string &msg) const {
-    if (state.emitRemarks) op->emitRemark("mx-scale-placement: ") << msg;
+    if (state.emitRemarks) mlir::emitRemark(op->getLoc(), "mx-scale-placement: ") << msg;
   }
   /// Leaves the block unchanged, saying why.
   LogicalResult leave(vector::ReductionOp op, PatternRewriter &rewriter, const std::string &why) const {
@@ -504,11 +506,17 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
       std::string err;
       tables = GuardTableSource::fromFile(guards, err);
       if (!tables) {
-        getOperation()->emitError("mx-scale-placement: cannot use guards=") << err;
+        mlir::emitError(getOperation()->getLoc(), "mx-scale-placement: cannot use guards=") << err;
         return signalPassFailure();
       }
     } else {
-      tables = GuardTableSource::fromDirectory(tablesDir.empty() ? defaultTablesDir() : std::string(tablesDir));
+      std::string dir = tablesDir.empty() ? defaultTablesDir() : std::string(tablesDir);
+      std::error_code ec;
+      if (!std::filesystem::is_directory(dir, ec)) {
+        mlir::emitError(getOperation()->getLoc(), "mx-scale-placement: tables-dir '") << dir << "' is not a directory";
+        return signalPassFailure();
+      }
+      tables = GuardTableSource::fromDirectory(dir);
     }
     MxScalePlacementState state;
     state.mode = mode;
