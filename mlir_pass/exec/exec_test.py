@@ -207,7 +207,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--all-vectors", action="store_true",
                     help="for k > 2 too, use every vector (slower; ctest uses the default set)")
-    ap.add_argument("--json", help="also write the summary to this file")
+    ap.add_argument("--json", help="write the summary here (default: WORKDIR/summary.json)")
     args = ap.parse_args()
     mx.ensure_dir(args.workdir)
     failed = False
@@ -228,9 +228,8 @@ def main():
                                    s["original"], s["rewritten"], s["post-all"],
                                    summary["seconds"]["total"], summary["seconds"]["lower_and_jit"],
                                    summary["seconds"]["model"]))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(all_summaries, f, indent=1)
+    with open(args.json or os.path.join(args.workdir, "summary.json"), "w") as f:
+        json.dump(all_summaries, f, indent=1)
     print("FAIL" if failed else "PASS")
     return 1 if failed else 0
 
