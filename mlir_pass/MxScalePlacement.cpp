@@ -1,0 +1,557 @@
+// mlir_pass/MxScalePlacement.cpp — matcher, guard lookup, compile-time decision, runtime
+// guard emission and the `post` computation of the `--mx-scale-placement` pass.
+//
+// The math (SPEC §3, §5; rnd = f32 rounding to nearest even with subnormals kept):
+//   dequant (the matched IR):  R = Seq_i rnd(rnd(2^sa a_i) * rnd(2^sb b_i))
+//   post    (what we emit):    R = rnd(2^e * Seq_i rnd(a_i * b_i)),  e = xa + xb - 254
+// where Seq is the ordered sum ((t_0 + t_1) + t_2) + ... rounding after every addition.
+// Elements of every MX format extend exactly to f32 and their products are exact in f32, so
+// p_i = rnd(a_i b_i) is one `arith.mulf` of the extended elements. The final scaling is ONE
+// rounding even where 2^e is not an f32 (|e| <= 254): D is extended to f64 (exact), multiplied
+// by 2^e built exactly as an f64 (the product is exact: 24 significant bits, exponent within
+// [-149 - 254, 128 + 254], well inside f64), and truncated to f32 (the only rounding).
+// The guard compares the integer codes (never floats): the scale f8E8M0FNU is bitcast to i8
+// and zero-extended, e is computed in i32, and each region is a conjunction of inclusive
+// integer ranges on xa, xb, e; code 255 (NaN) is never inside (both placements give NaN there,
+// which the original computation produces).
+#include "mlir_pass/MxScalePlacement.h"
+
+#include "certs/config_json.h"
+#include "models/guard.h"
+#include "models/tree.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <filesystem>
+
+#ifndef MXCERT_TABLES_DIR
+#define MXCERT_TABLES_DIR "certs/tables"
+#endif
+
+using namespace mlir;
+
+namespace mxcert::mlir_pass {
+
+std::optional<PlacementMode> parsePlacementMode(const std::string &s) {
+  if (s == "auto") return PlacementMode::Auto;
+  if (s == "static") return PlacementMode::Static;
+  if (s == "runtime") return PlacementMode::Runtime;
+  if (s == "off") return PlacementMode::Off;
+  return std::nullopt;
+}
+
+std::string defaultTablesDir() { return MXCERT_TABLES_DIR; }
+
+//===----------------------------------------------------------------------===//
+// Guard tables
+//===----------------------------------------------------------------------===//
+
+std::string GuardTableSource::tableFileName(const ElementFormat &a, const ElementFormat &b, int k) {
+  return a.name + "x" + b.name + "_f32_rne_keep_k" + std::to_string(k) + "_seq_dequant-post_bitwise.json";
+}
+
+std::string GuardTableSource::tableCommand(const ElementFormat &a, const ElementFormat &b, int k) {
+  return "mxcert table --a " + a.name + " --b " + b.name + " --acc f32 --k " + std::to_string(k) +
+         " --tree seq --lhs dequant --rhs post --relation bitwise -o " + tableFileName(a, b, k);
+}
+
+std::unique_ptr<GuardTableSource> GuardTableSource::fromFile(const std::string &file, std::string &error) {
+  std::unique_ptr<GuardTableSource> s(new GuardTableSource());
+  try {
+    s->file_ = LoadedTable{file, certs::readGuardTable(file)};
+  } catch (const std::exception &e) {  // certs::SchemaError, and anything else the reader throws
+    error = "'" + file + "': " + e.what();
+    return nullptr;
+  }
+  return s;
+}
+
+std::unique_ptr<GuardTableSource> GuardTableSource::fromDirectory(const std::string &dir) {
+  std::unique_ptr<GuardTableSource> s(new GuardTableSource());
+  s->dir_ = dir;
+  return s;
+}
+
+/// "e2m1 x e2m1, k = 2, seq, f32 rne keep, dequant/post bitwise"
+static std::string describe(const ElementFormat &a, const ElementFormat &b, int k, const std::string &tree,
+                            const std::string &acc, Placement lhs, Placement rhs, Relation rel) {
+  return a.name + " x " + b.name + ", k = " + std::to_string(k) + ", tree " + tree + ", " + acc + ", " +
+         toString(lhs) + "/" + toString(rhs) + " " + toString(rel);
+}
+
+std::string GuardTableSource::mismatch(const LoadedTable &t, const ElementFormat &a, const ElementFormat &b,
+                                       int k) {
+  const certs::GuardTable &g = t.table;
+  const ModelConfig &c = g.config;
+  bool ok = g.relation == Relation::Bitwise &&
+            ((g.lhs == Placement::Dequant && g.rhs == Placement::Post) ||
+             (g.lhs == Placement::Post && g.rhs == Placement::Dequant)) &&
+            c.a == a && c.b == b && c.k() == k && c.tree == Tree::seq(k) && c.acc.fmt.name == "f32" &&
+            c.acc.rounding == Rounding::RNE && c.acc.subnormals == Subnormals::Keep;
+  if (ok) return "";
+  auto treeName = [&](const Tree &tr) { return tr == Tree::seq(tr.k()) ? std::string("seq") : tr.sexpr(); };
+  std::string acc = c.acc.fmt.name + " " + toString(c.acc.rounding) + " " + toString(c.acc.subnormals);
+  return "the table is for " + describe(c.a, c.b, c.k(), treeName(c.tree), acc, g.lhs, g.rhs, g.relation) +
+         "; the IR needs " +
+         describe(a, b, k, "seq", "f32 rne keep", Placement::Dequant, Placement::Post, Relation::Bitwise);
+}
+
+TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat &b, int k) {
+  if (file_) {
+    std::string why = mismatch(*file_, a, b, k);
+    if (why.empty()) return TableLookup{&*file_, "", false};
+    return TableLookup{nullptr, "guard table '" + file_->path + "' does not fit this block: " + why, false};
+  }
+  auto key = std::make_tuple(a.name, b.name, k);
+  auto it = cache_.find(key);
+  if (it != cache_.end()) return it->second.second;
+  auto &entry = cache_[key];
+  TableLookup &res = entry.second;
+  std::string path = dir_ + "/" + tableFileName(a, b, k);
+  std::error_code ec;
+  if (k > kMaxK) {
+    res.reason = "no certified table for " + a.name + " x " + b.name + ", k = " + std::to_string(k) +
+                 ": mxcert handles blocks of at most " + std::to_string(kMaxK) + " elements";
+  } else if (!std::filesystem::exists(path, ec)) {
+    res.reason = "no certified table for " + a.name + " x " + b.name + ", k = " + std::to_string(k) +
+                 " (seq, f32 rne keep, dequant/post bitwise) in '" + dir_ + "'; make one with `" +
+                 tableCommand(a, b, k) + "` and pass guards=" + tableFileName(a, b, k);
+  } else {
+    try {
+      entry.first = LoadedTable{path, certs::readGuardTable(path)};
+      std::string why = mismatch(*entry.first, a, b, k);
+      if (why.empty())
+        res.table = &*entry.first;
+      else
+        res.reason = "guard table '" + path + "' does not fit this block: " + why;
+    } catch (const std::exception &e) {
+      res.reason = std::string("cannot read guard table: ") + e.what();
+      res.error = true;
+    }
+  }
+  return res;
+}
+
+//===----------------------------------------------------------------------===//
+// Matching
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The MX element format of an MLIR type (compared by its printed name with
+/// ElementFormat::mlirType(), the one place that names them), or nullopt.
+std::optional<ElementFormat> elementFormatOf(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  for (const ElementFormat &f : elementFormats())
+    if (f.mlirType() == s) return f;
+  return std::nullopt;
+}
+
+/// "f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2"
+std::string mxTypeList() {
+  std::string s;
+  for (const ElementFormat &f : elementFormats()) s += (s.empty() ? "" : ", ") + f.mlirType();
+  return s;
+}
+
+std::string typeStr(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+/// The scale of one operand: one f8E8M0FNU value broadcast over the block.
+struct BlockScale {
+  Value scalar;                 ///< the broadcast f8E8M0FNU scalar (null for a splat constant vector)
+  std::optional<unsigned> code; ///< its code 0..255 when it is a compile-time constant
+};
+
+/// One MX block dot product in the form of SPEC §8.
+struct MxBlock {
+  vector::ReductionOp reduction;  ///< R = vector.reduction <add>, P
+  arith::MulFOp mul;              ///< P = arith.mulf A, B
+  arith::ScalingExtFOp extA;      ///< A = arith.scaling_extf a, sa
+  arith::ScalingExtFOp extB;      ///< B = arith.scaling_extf b, sb
+  Value a, b;                     ///< the element vectors
+  BlockScale sa, sb;              ///< their scales
+  ElementFormat fa, fb;           ///< their formats
+  int k = 0;                      ///< the vector length
+};
+
+/// Why an operation carries fast-math flags ("" when it carries none).
+std::string fastMathReason(Operation *op) {
+  auto fmi = dyn_cast<arith::ArithFastMathInterface>(op);
+  if (!fmi) return "";
+  arith::FastMathFlagsAttr attr = fmi.getFastMathFlagsAttr();
+  if (!attr || attr.getValue() == arith::FastMathFlags::none) return "";
+  return "`" + op->getName().getStringRef().str() + "` carries fast-math flags <" +
+         arith::stringifyFastMathFlags(attr.getValue()) +
+         ">, which allow results other than the certified dequant semantics";
+}
+
+/// Matches the scale operand of a scaling_extf: a `vector.broadcast` of one f8E8M0FNU
+/// scalar, or a splat f8E8M0FNU constant.
+FailureOr<BlockScale> matchScale(Value scale, const char *side, std::string &why) {
+  Type et = getElementTypeOrSelf(scale.getType());
+  if (!isa<Float8E8M0FNUType>(et)) {
+    why = std::string("the scale of operand ") + side + " has type " + typeStr(et) + ", not f8E8M0FNU";
+    return failure();
+  }
+  BlockScale s;
+  auto codeOf = [](Attribute attr) -> std::optional<unsigned> {
+    if (auto f = dyn_cast<FloatAttr>(attr)) return unsigned(f.getValue().bitcastToAPInt().getZExtValue());
+    return std::nullopt;
+  };
+  if (auto bc = scale.getDefiningOp<vector::BroadcastOp>()) {
+    Value src = bc.getSource();
+    if (!isa<Float8E8M0FNUType>(src.getType())) {
+      why = std::string("the scale of operand ") + side + " is broadcast from " + typeStr(src.getType()) +
+            ", not from one f8E8M0FNU value";
+      return failure();
+    }
+    s.scalar = src;
+    Attribute attr;
+    if (matchPattern(src, m_Constant(&attr))) s.code = codeOf(attr);
+    return s;
+  }
+  Attribute attr;
+  if (matchPattern(scale, m_Constant(&attr)))
+    if (auto splat = dyn_cast<SplatElementsAttr>(attr)) {
+      s.code = unsigned(splat.getSplatValue<APFloat>().bitcastToAPInt().getZExtValue());
+      return s;
+    }
+  why = std::string("the scale of operand ") + side +
+        " is not one f8E8M0FNU value broadcast over the block (mismatched or per-element scales are "
+        "not an MX block)";
+  return failure();
+}
+
+/// Matches an MX block rooted at `op`. Returns failure with `candidate` false when `op` is
+/// not an MX-like dot product at all (no remark: ordinary reductions are none of our
+/// business), and with `candidate` true and `why` set when it looks like one but must be
+/// left alone.
+FailureOr<MxBlock> matchMxBlock(vector::ReductionOp op, bool &candidate, std::string &why) {
+  candidate = false;
+  if (op.getKind() != vector::CombiningKind::ADD) return failure();
+  auto mul = op.getVector().getDefiningOp<arith::MulFOp>();
+  if (!mul) return failure();
+  auto extA = mul.getLhs().getDefiningOp<arith::ScalingExtFOp>();
+  auto extB = mul.getRhs().getDefiningOp<arith::ScalingExtFOp>();
+  if (!extA && !extB) return failure();
+  // The original computation we keep in a runtime guard's else branch is not matched again.
+  if (auto ifOp = dyn_cast<scf::IfOp>(op->getParentOp()))
+    if (ifOp->hasAttr(kGuardAttrName) && op->getParentRegion() == &ifOp.getElseRegion()) return failure();
+  candidate = true;
+
+  if (isa<vector::MaskOp>(op->getParentOp())) {
+    why = "the reduction is masked (`vector.mask`)";
+    return failure();
+  }
+  for (Operation *o : {op.getOperation(), mul.getOperation(), extA ? extA.getOperation() : nullptr,
+                       extB ? extB.getOperation() : nullptr})
+    if (o) {
+      why = fastMathReason(o);
+      if (!why.empty()) return failure();
+    }
+  if (op.getAcc()) {
+    why = "the reduction has an accumulator operand (the certified semantics start from the first "
+          "product)";
+    return failure();
+  }
+  if (!extA || !extB) {
+    why = std::string("operand ") + (extA ? "b" : "a") + " of the `arith.mulf` is not an `arith.scaling_extf`";
+    return failure();
+  }
+  auto vt = dyn_cast<VectorType>(op.getVector().getType());
+  if (!vt || vt.getRank() != 1 || vt.isScalable()) {
+    why = "the reduction is not over a fixed-length 1-D vector";
+    return failure();
+  }
+  if (!op.getType().isF32() || !vt.getElementType().isF32() ||
+      !getElementTypeOrSelf(extA.getType()).isF32() || !getElementTypeOrSelf(extB.getType()).isF32()) {
+    why = "the products and the reduction are " + typeStr(op.getType()) +
+          ", not f32 (certified tables cover the f32 accumulator)";
+    return failure();
+  }
+  MxBlock m;
+  m.reduction = op;
+  m.mul = mul;
+  m.extA = extA;
+  m.extB = extB;
+  m.a = extA.getIn();
+  m.b = extB.getIn();
+  m.k = int(vt.getNumElements());
+  for (auto [v, side, fmt] : {std::tuple{m.a, "a", &m.fa}, std::tuple{m.b, "b", &m.fb}}) {
+    Type et = getElementTypeOrSelf(v.getType());
+    std::optional<ElementFormat> f = elementFormatOf(et);
+    if (!f) {
+      why = std::string("operand ") + side + " has element type " + typeStr(et) +
+            ", not an MX element type (" + mxTypeList() + ")";
+      return failure();
+    }
+    *fmt = *f;
+  }
+  FailureOr<BlockScale> sa = matchScale(extA.getScale(), "a", why);
+  if (failed(sa)) return failure();
+  FailureOr<BlockScale> sb = matchScale(extB.getScale(), "b", why);
+  if (failed(sb)) return failure();
+  m.sa = *sa;
+  m.sb = *sb;
+  return m;
+}
+
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+/// The scale code as i32: bitcast f8E8M0FNU -> i8, zero-extend; a constant when known.
+Value codeI32(OpBuilder &b, Location loc, const BlockScale &s) {
+  Type i32 = b.getI32Type();
+  if (s.code) return arith::ConstantIntOp::create(b, loc, i32, int64_t(*s.code));
+  Value i8 = arith::BitcastOp::create(b, loc, b.getI8Type(), s.scalar);
+  return arith::ExtUIOp::create(b, loc, i32, i8);
+}
+
+/// The guard as an i1: OR over regions of (lo <= xa <= hi) && (lo <= xb <= hi) && (lo <= e <= hi),
+/// with xa, xb <= 254 always required (code 255 is NaN and never inside). Comparisons a
+/// region does not need (a bound that every code satisfies) are left out.
+Value buildGuardCondition(OpBuilder &b, Location loc, const Guard &g, Value xa, Value xb, Value e) {
+  Type i32 = b.getI32Type();
+  auto cst = [&](int v) { return arith::ConstantIntOp::create(b, loc, i32, int64_t(v)); };
+  Value any;
+  for (const Region &r : g.regions) {
+    Value all;
+    auto conj = [&](Value c) { all = all ? Value(arith::AndIOp::create(b, loc, all, c)) : c; };
+    // Each variable: (value, range, smallest and largest value it can take).
+    struct Var { Value v; CodeRange r; int min, max; };
+    for (const Var &x : {Var{xa, r.xa, 0, 255}, Var{xb, r.xb, 0, 255}, Var{e, r.e, -254, 256}}) {
+      int hi = (x.v == e) ? x.r.hi : std::min(x.r.hi, kMaxCode);
+      if (x.r.lo > x.min) conj(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x.v, cst(x.r.lo)));
+      if (hi < x.max) conj(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, x.v, cst(hi)));
+    }
+    any = any ? Value(arith::OrIOp::create(b, loc, any, all)) : all;
+  }
+  if (!any) any = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+  return any;
+}
+
+/// The post placement: R = rnd_f32(2^e * D), D = Seq_i rnd_f32(a_i * b_i). `e` is an i32
+/// value, or `eConst` when the codes are constants.
+Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, std::optional<int> eConst) {
+  auto vf32 = VectorType::get({m.k}, b.getF32Type());
+  Value a32 = arith::ExtFOp::create(b, loc, vf32, m.a, arith::FastMathFlagsAttr());  // exact
+  Value b32 = arith::ExtFOp::create(b, loc, vf32, m.b, arith::FastMathFlagsAttr());  // exact
+  Value p = arith::MulFOp::create(b, loc, a32, b32);  // exact: products of MX elements fit f32
+  Value d = vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, p);  // ordered: seq
+  Value d64 = arith::ExtFOp::create(b, loc, b.getF64Type(), d, arith::FastMathFlagsAttr());  // exact
+  Value pow2;
+  if (eConst) {
+    pow2 = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(std::ldexp(1.0, *eConst)));
+  } else {
+    // 2^e as f64 from its bits: biased exponent e + 1023 (in 769..1277 for |e| <= 254), mantissa 0.
+    Value biased = arith::AddIOp::create(b, loc, e, arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1023));
+    Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), biased);
+    Value bits = arith::ShLIOp::create(b, loc, wide, arith::ConstantIntOp::create(b, loc, b.getI64Type(), 52));
+    pow2 = arith::BitcastOp::create(b, loc, b.getF64Type(), bits);
+  }
+  Value scaled = arith::MulFOp::create(b, loc, d64, pow2);  // exact in f64
+  return arith::TruncFOp::create(b, loc, b.getF32Type(), scaled);  // the one rounding
+}
+
+/// Erases `op` and, recursively, the pure producers it leaves without uses.
+void eraseDeadChain(RewriterBase &rewriter, Operation *op) {
+  if (!op || !op->use_empty() || !isPure(op)) return;
+  SmallVector<Operation *> producers;
+  for (Value v : op->getOperands())
+    if (Operation *d = v.getDefiningOp()) producers.push_back(d);
+  rewriter.eraseOp(op);
+  for (Operation *d : producers) eraseDeadChain(rewriter, d);
+}
+
+/// The pattern: a matched MX block is rewritten to post (static), guarded (runtime), or left
+/// unchanged with a remark.
+struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
+  MxScalePlacementPattern(MLIRContext *ctx, MxScalePlacementState &state)
+      : OpRewritePattern(ctx), state(state) {}
+
+  LogicalResult matchAndRewrite(vector::ReductionOp op, PatternRewriter &rewriter) const override {
+    if (state.mode == PlacementMode::Off) return rewriter.notifyMatchFailure(op, "mode=off");
+    bool candidate = false;
+    std::string why;
+    FailureOr<MxBlock> m = matchMxBlock(op, candidate, why);
+    if (failed(m)) {
+      if (!candidate) return rewriter.notifyMatchFailure(op, "not an MX block dot product");
+      return leave(op, rewriter, why);
+    }
+    TableLookup t = state.tables->lookup(m->fa, m->fb, m->k);
+    if (!t.table) {
+      if (t.error) {
+        state.hadError = true;
+        mlir::emitError(op->getLoc(), "mx-scale-placement: ") << t.reason;
+        return rewriter.notifyMatchFailure(op, t.reason);
+      }
+      return leave(op, rewriter, t.reason);
+    }
+    const Guard &guard = t.table->table.agree;
+    std::string tableName = llvm::sys::path::filename(t.table->path).str();
+    if (!t.table->table.certified) tableName += " (uncertified compact table)";
+    std::string guardText = "{" + guard.str() + "}";
+    // "the certified agree set" for a certificate, "the agree set" for a compact table.
+    std::string agreeSet = t.table->table.certified ? "the certified agree set " : "the agree set ";
+    if (guard.regions.empty()) return leave(op, rewriter, "the agree set of " + tableName + " is empty");
+
+    bool constant = m->sa.code && m->sb.code;
+    if (state.mode == PlacementMode::Static && !constant)
+      return leave(op, rewriter, "mode=static and the scale codes are not compile-time constants");
+
+    if (constant && state.mode != PlacementMode::Runtime) {
+      int xa = int(*m->sa.code), xb = int(*m->sb.code), e = xa + xb - 254;
+      std::string codes = "scale codes xa = " + std::to_string(xa) + ", xb = " + std::to_string(xb);
+      if (xa == ScaleCode::kNaN || xb == ScaleCode::kNaN)
+        return leave(op, rewriter, codes + ": code 255 is NaN (both placements give NaN; dequant already does)");
+      codes += " (e = " + std::to_string(e) + ")";
+      if (!guard.contains(xa, xb))
+        return leave(op, rewriter, codes + " lie outside " + agreeSet + guardText + " of " + tableName);
+      remark(op, "rewrote dequant to post: " + codes + " lie in " + agreeSet + guardText + " of " +
+                     tableName);
+      rewriter.setInsertionPoint(op);
+      Value r = buildPost(rewriter, op.getLoc(), *m, Value(), e);
+      replaceAndClean(rewriter, *m, r);
+      return success();
+    }
+
+    // Runtime guard: post where the codes lie in the agree set, the original ops elsewhere.
+    remark(op, "inserted a runtime guard: post where (xa, xb) lies in " + agreeSet + guardText +
+                   " of " + tableName + ", dequant elsewhere");
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value xa = codeI32(rewriter, loc, m->sa), xb = codeI32(rewriter, loc, m->sb);
+    Value e = arith::SubIOp::create(rewriter, loc, arith::AddIOp::create(rewriter, loc, xa, xb),
+                                    arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 254));
+    Value cond = buildGuardCondition(rewriter, loc, guard, xa, xb, e);
+    const MxBlock &blk = *m;
+    auto ifOp = scf::IfOp::create(
+        rewriter, loc, cond,
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(b, l, buildPost(b, l, blk, e, std::nullopt));
+        },
+        [&](OpBuilder &b, Location l) {
+          IRMapping map;
+          b.clone(*blk.extA, map);
+          if (blk.extB != blk.extA) b.clone(*blk.extB, map);
+          b.clone(*blk.mul, map);
+          Operation *red = b.clone(*blk.reduction, map);
+          scf::YieldOp::create(b, l, red->getResult(0));
+        });
+    ifOp->setAttr(kGuardAttrName, rewriter.getStringAttr(guard.str()));
+    replaceAndClean(rewriter, *m, ifOp.getResult(0));
+    return success();
+  }
+
+private:
+  /// Emits a remark (when enabled) prefixed with the pass name.
+  void remark(Operation *op, const std::string &msg) const {
+    if (state.emitRemarks) mlir::emitRemark(op->getLoc(), "mx-scale-placement: ") << msg;
+  }
+  /// Leaves the block unchanged, saying why.
+  LogicalResult leave(vector::ReductionOp op, PatternRewriter &rewriter, const std::string &why) const {
+    remark(op, "left unchanged: " + why);
+    return rewriter.notifyMatchFailure(op, why);
+  }
+  /// Replaces the reduction by `r` and erases the original ops that nothing else uses.
+  static void replaceAndClean(PatternRewriter &rewriter, const MxBlock &m, Value r) {
+    Operation *mul = m.mul;
+    rewriter.replaceOp(m.reduction, r);
+    eraseDeadChain(rewriter, mul);
+  }
+
+  MxScalePlacementState &state; ///< options, tables and the error flag of the running pass
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MxScalePlacementPass)
+
+  MxScalePlacementPass() = default;
+  MxScalePlacementPass(const MxScalePlacementPass &other) : PassWrapper(other) {}
+
+  StringRef getArgument() const override { return "mx-scale-placement"; }
+  StringRef getDescription() const override {
+    return "Rewrite MX block dot products from the dequant to the post scale placement where a "
+           "certified guard table allows it (statically, or behind a runtime scf.if guard)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, scf::SCFDialect, vector::VectorDialect>();
+  }
+
+  void runOnOperation() override {
+    std::unique_ptr<GuardTableSource> tables;
+    if (!guards.empty()) {
+      std::string err;
+      tables = GuardTableSource::fromFile(guards, err);
+      if (!tables) {
+        mlir::emitError(getOperation()->getLoc(), "mx-scale-placement: cannot use guards=") << err;
+        return signalPassFailure();
+      }
+    } else {
+      std::string dir = tablesDir.empty() ? defaultTablesDir() : std::string(tablesDir);
+      std::error_code ec;
+      if (!std::filesystem::is_directory(dir, ec)) {
+        mlir::emitError(getOperation()->getLoc(), "mx-scale-placement: tables-dir '") << dir << "' is not a directory";
+        return signalPassFailure();
+      }
+      tables = GuardTableSource::fromDirectory(dir);
+    }
+    MxScalePlacementState state;
+    state.mode = mode;
+    state.tables = tables.get();
+    RewritePatternSet patterns(&getContext());
+    populateMxScalePlacementPatterns(patterns, state);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    if (state.hadError) signalPassFailure();
+  }
+
+  Option<std::string> guards{*this, "guards",
+                             llvm::cl::desc("A certificate or exported guard table to use for every block "
+                                            "(default: the committed certified tables)"),
+                             llvm::cl::init("")};
+  Option<std::string> tablesDir{*this, "tables-dir",
+                                llvm::cl::desc("Directory of certified tables looked up by configuration "
+                                               "(default: the repository's certs/tables)"),
+                                llvm::cl::init("")};
+  Option<PlacementMode> mode{
+      *this, "mode", llvm::cl::desc("How to decide"), llvm::cl::init(PlacementMode::Auto),
+      llvm::cl::values(
+          clEnumValN(PlacementMode::Auto, "auto", "constant scales: at compile time; others: runtime guard"),
+          clEnumValN(PlacementMode::Static, "static", "only constant scales, decided at compile time"),
+          clEnumValN(PlacementMode::Runtime, "runtime", "always a runtime guard"),
+          clEnumValN(PlacementMode::Off, "off", "leave the IR unchanged"))};
+};
+
+}  // namespace
+
+void populateMxScalePlacementPatterns(RewritePatternSet &patterns, MxScalePlacementState &state) {
+  patterns.add<MxScalePlacementPattern>(patterns.getContext(), state);
+}
+
+std::unique_ptr<Pass> createMxScalePlacementPass() { return std::make_unique<MxScalePlacementPass>(); }
+
+void registerMxScalePlacementPass() { PassRegistration<MxScalePlacementPass>(); }
+
+}  // namespace mxcert::mlir_pass

@@ -1,0 +1,120 @@
+// mlir_pass/MxScalePlacement.h — the certified scale-placement rewrite of SPEC §8.
+//
+// The pass `--mx-scale-placement` finds MX block dot products written with upstream ops,
+//
+//   %sav = vector.broadcast %sa : f8E8M0FNU to vector<Kxf8E8M0FNU>
+//   %sbv = vector.broadcast %sb : f8E8M0FNU to vector<Kxf8E8M0FNU>
+//   %A = arith.scaling_extf %a, %sav : vector<KxELT>, vector<Kxf8E8M0FNU> to vector<Kxf32>
+//   %B = arith.scaling_extf %b, %sbv : vector<KxELT>, vector<Kxf8E8M0FNU> to vector<Kxf32>
+//   %P = arith.mulf %A, %B : vector<Kxf32>
+//   %R = vector.reduction <add>, %P : vector<Kxf32> into f32
+//
+// whose meaning is the `dequant` placement over the `seq` tree in f32, rne, subnormals kept:
+//   A_i = rnd(2^sa a_i), B_i = rnd(2^sb b_i), R = ((A_0 B_0 + A_1 B_1) + A_2 B_2) + ...
+// (every product and every sum rounded once), with sa = xa - 127, sb = xb - 127 for the scale
+// codes xa, xb. It rewrites them to the `post` placement over the same leaves,
+//   D = ((p_0 + p_1) + p_2) + ...,  p_i = rnd(a_i b_i),   R = rnd(2^e D),  e = xa + xb - 254,
+// wherever a certified guard table (certs/) says that the two placements give the same bits:
+// at compile time when both scales are constants, otherwise behind an `scf.if` whose condition
+// compares the integer scale codes with the guard's regions (post inside, the original
+// computation outside). Everything else is left unchanged with a remark naming the reason.
+#pragma once
+
+#include "certs/certificate.h"
+#include "models/formats.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/Pass.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+
+namespace mxcert::mlir_pass {
+
+/// How the pass decides between the placements (the pass option `mode`).
+enum class PlacementMode {
+  Auto,    ///< constant scales: decide at compile time; otherwise insert a runtime guard
+  Static,  ///< only blocks with constant scales are rewritten (compile-time decision)
+  Runtime, ///< every matched block gets a runtime guard, even with constant scales
+  Off,     ///< leave everything unchanged
+};
+
+/// Parses "auto", "static", "runtime", "off".
+std::optional<PlacementMode> parsePlacementMode(const std::string &s);
+
+/// A guard table read from a file, with the file it came from.
+struct LoadedTable {
+  std::string path;        ///< the file the table was read from
+  certs::GuardTable table; ///< its configuration, placements, relation and agree guard
+};
+
+/// The outcome of looking up the table for one block.
+struct TableLookup {
+  const LoadedTable *table = nullptr; ///< a table whose configuration matches, or null
+  std::string reason;                 ///< when null: why (a remark, or an error message)
+  bool error = false;                 ///< when null: the reason is an unreadable or invalid file
+};
+
+/// Where guard tables come from: one explicit file (`guards=FILE`), or the directory of the
+/// committed certified tables, looked up by configuration (file names as scripts/gen-tables
+/// writes them: `<a>x<b>_f32_rne_keep_k<K>_seq_dequant-post_bitwise.json`). Either way the
+/// table's own configuration is checked against the block's before it is used; the file
+/// name is only a hint.
+class GuardTableSource {
+public:
+  /// Every block is checked against the table in `file`. On an unreadable or invalid file,
+  /// returns null and sets `error` to a one-line reason.
+  static std::unique_ptr<GuardTableSource> fromFile(const std::string &file, std::string &error);
+  /// Tables are looked up by configuration in `dir`.
+  static std::unique_ptr<GuardTableSource> fromDirectory(const std::string &dir);
+
+  /// The table for a block of `k` element pairs of formats `a` and `b` (f32, rne, keep, seq,
+  /// dequant/post, bitwise), or the reason there is none. Tables are read once and cached.
+  TableLookup lookup(const ElementFormat &a, const ElementFormat &b, int k);
+
+  /// The file a directory lookup reads for a configuration.
+  static std::string tableFileName(const ElementFormat &a, const ElementFormat &b, int k);
+  /// The `mxcert table` command that makes the table for a configuration.
+  static std::string tableCommand(const ElementFormat &a, const ElementFormat &b, int k);
+
+private:
+  GuardTableSource() = default;
+  /// Why `t` cannot serve a block (a, b, k), or "" when it can.
+  static std::string mismatch(const LoadedTable &t, const ElementFormat &a, const ElementFormat &b,
+                              int k);
+
+  std::optional<LoadedTable> file_; ///< the explicit table (guards=FILE), if any
+  std::string dir_;                 ///< the table directory (when no explicit file)
+  /// Directory lookups already done, by (a, b, k): the table, or the reason there is none.
+  std::map<std::tuple<std::string, std::string, int>, std::pair<std::optional<LoadedTable>, TableLookup>>
+      cache_;
+};
+
+/// What the rewrite patterns share with the pass that runs them.
+struct MxScalePlacementState {
+  PlacementMode mode = PlacementMode::Auto; ///< the `mode` option
+  GuardTableSource *tables = nullptr;       ///< the guard tables (not owned)
+  bool emitRemarks = true;                  ///< report every decision as a remark
+  bool hadError = false;                    ///< set when a pattern emitted an error
+};
+
+/// Adds the pattern that rewrites matched MX block dot products (rooted at
+/// `vector.reduction`). `state` must outlive the pattern set. Driven once per op (as
+/// `walkAndApplyPatterns` does), every decision is reported exactly once.
+void populateMxScalePlacementPatterns(mlir::RewritePatternSet &patterns, MxScalePlacementState &state);
+
+/// The default table directory (set at build time: the repository's certs/tables).
+std::string defaultTablesDir();
+
+/// Creates the `--mx-scale-placement` pass.
+std::unique_ptr<mlir::Pass> createMxScalePlacementPass();
+/// Registers `--mx-scale-placement` with the global pass registry.
+void registerMxScalePlacementPass();
+
+/// The discardable attribute on the `scf.if` of a runtime guard: the guard, as text.
+constexpr const char *kGuardAttrName = "mxcert.guard";
+
+}  // namespace mxcert::mlir_pass

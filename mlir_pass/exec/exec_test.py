@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""mlir_pass/exec/exec_test.py — execution test of --mx-scale-placement and --mx-to-llvm.
+
+For one element format and each vector length K, a module holds the SPEC §8 dot product with
+variable scales (@dot) and with constant scales at a grid of codes (@dot_s<j>), and a driver that
+calls @dot for ALL 256 x 256 scale-code pairs and every @dot_s<j>, for a set of element vectors
+(the witnesses of the certified table, all-max, all-min-subnormal, alternating signs, negative
+zeros, specials, random). Three lowerings of that module are JIT-ed with mlir-runner:
+  original   mxcert-opt --mx-to-llvm                                    vs mxcert eval's dequant
+  rewritten  mxcert-opt --mx-scale-placement --mx-to-llvm               vs mxcert eval's dequant
+  post-all   mxcert-opt --mx-scale-placement=mode=runtime,guards=ALL    vs mxcert eval's post
+(ALL: a compact table whose agree set is every finite pair, so the post branch runs wherever
+it can; this checks the post computation itself, including e outside the f32 exponent range).
+Every returned bit pattern must equal the model's (two NaNs count as the same bits).
+Exit 0 when there is no mismatch, 1 otherwise.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mxexec as mx  # noqa: E402
+
+def static_pairs(agree):
+    """Constant scale-code pairs for the @dot_s<j> functions: the corners and the NaN code, the
+    bias, and one step inside and outside every bound of every region of the certified agree
+    set (xa, xb and e bounds), so that the compile-time decision is exercised on both sides of
+    each boundary. Sorted, without duplicates."""
+    pairs = {(0, 0), (0, 254), (254, 0), (254, 254), (127, 127), (1, 1), (128, 126),
+             (255, 127), (127, 255), (255, 255), (0, 255)}
+
+    def clip(x):
+        return max(0, min(255, x))
+
+    for r in agree:
+        (alo, ahi), (blo, bhi), (elo, ehi) = r["xa"], r["xb"], r["e"]
+        for xa in (alo - 1, alo, ahi, ahi + 1):
+            if 0 <= xa <= 255:
+                pairs.add((xa, clip(blo)))
+                pairs.add((xa, clip(127)))
+        for xb in (blo - 1, blo, bhi, bhi + 1):
+            if 0 <= xb <= 255:
+                pairs.add((clip(alo), xb))
+                pairs.add((clip(127), xb))
+        for e in (elo - 1, elo, ehi, ehi + 1):
+            s = e + 254  # xa + xb
+            if 0 <= s <= 508:
+                xa = clip(max(s - 254, min(127, s)))
+                pairs.add((xa, s - xa))
+                xa = clip(min(s, 254))  # the other end of the diagonal
+                pairs.add((xa, s - xa))
+    return sorted(p for p in pairs if 0 <= p[0] <= 255 and 0 <= p[1] <= 255)
+
+
+def canonical(bits):
+    """The list with every f32 NaN replaced by 0x7FC00000 (SPEC §3: all NaNs are one value)."""
+    return [0x7FC00000 if (x & 0x7F800000) == 0x7F800000 and (x & 0x7FFFFF) else x for x in bits]
+
+
+def table_path(tables, fmt, k):
+    return os.path.join(tables, "%sx%s_f32_rne_keep_k%d_seq_dequant-post_bitwise.json" % (fmt, fmt, k))
+
+
+def guard_contains(regions, xa, xb):
+    if xa > 254 or xb > 254:
+        return False
+    e = xa + xb - 254
+    return any(r["xa"][0] <= xa <= r["xa"][1] and r["xb"][0] <= xb <= r["xb"][1] and r["e"][0] <= e <= r["e"][1]
+               for r in regions)
+
+
+def build_vectors(fmt, k, table, all_vectors=False):
+    """(name, a codes, b codes) for one format and length: the witnesses of the certified table,
+    the edge vectors, the element specials of the format, and random vectors. For k > 2 the
+    evaluation of the model dominates the test's time, so a few near-duplicates of the edge
+    vectors and the second random vector are only used with all_vectors."""
+    M, S, one = mx.max_code(fmt), mx.sign_bit(fmt), mx.one_code(fmt)
+    extra = all_vectors or k <= 2
+    vs = [("witness%d" % i, list(w["a"]), list(w["b"])) for i, w in enumerate(table.get("witnesses", []))]
+    vs += [
+        ("all-max", [M] * k, [M] * k),
+        ("max-times-neg-max", [M] * k, [M | S] * k),
+        ("all-min-subnormal", [1] * k, [1] * k),
+        ("alternating-signs", [M | (S if i % 2 else 0) for i in range(k)], [M] * k),
+        ("alternating-signs-mixed", [((i * 5 + 3) % (M + 1)) | (S if i % 2 else 0) for i in range(k)],
+         [((i * 7 + 1) % (M + 1)) | (S if i % 3 == 1 else 0) for i in range(k)]),
+        ("negative-zeros", [S] * k, [one] * k),
+        ("negative-zeros-both", [S] * k, [S] * k),
+    ]
+    if extra:
+        vs += [
+            ("neg-min-subnormal", [1 | S] * k, [1] * k),
+            ("neg-zero-times-zero", [S] * k, [0] * k),
+            ("neg-zero-and-tiny", [S] + [1 | S] * (k - 1), [one] * k),
+        ]
+    rng = random.Random("%s-%d" % (fmt, k))
+    for r in range(2 if extra else 1):
+        vs.append(("random%d" % r, [rng.randrange(M + 1) | rng.choice([0, S]) for _ in range(k)],
+                   [rng.randrange(M + 1) | rng.choice([0, S]) for _ in range(k)]))
+    spec = mx.FORMATS[fmt]["specials"]
+    if spec == "nan":
+        vs.append(("nan", [0x7F] + [one] * (k - 1), [one] * k))
+    if spec == "ieee":
+        vs.append(("inf", [0x7C] + [one] * (k - 1), [M] * k))
+        vs.append(("inf-times-zero", [0x7C] + [one] * (k - 1), [0] * k))
+        vs.append(("nan", [0x7E] + [one] * (k - 1), [one] * k))
+        if k >= 2:
+            vs.append(("inf-minus-inf", [0x7C, 0xFC] + [one] * (k - 2), [one] * k))
+    seen, out = set(), []
+    for name, a, b in vs:
+        if (tuple(a), tuple(b)) not in seen:
+            seen.add((tuple(a), tuple(b)))
+            out.append((name, a, b))
+    return out
+
+
+def check_one(args, fmt, k):
+    """Runs the three lowerings for one (format, K); returns (counts dict, mismatch lines)."""
+    t0 = time.time()
+    work = mx.ensure_dir(os.path.join(args.workdir, "k%d" % k))
+    with open(table_path(args.tables, fmt, k)) as f:
+        table = json.load(f)
+    vectors = build_vectors(fmt, k, table, args.all_vectors)
+    pairs = static_pairs(table["agree"])
+    src = os.path.join(work, "input.mlir")
+    with open(src, "w") as f:
+        f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs))
+    # A compact table claiming every finite pair: the post branch runs wherever it can.
+    post_all = os.path.join(work, "post_all.json")
+    with open(post_all, "w") as f:
+        json.dump({"format": "mxcert-guard-table", "format_version": 1, "config": table["config"],
+                   "lhs": "dequant", "rhs": "post", "relation": "bitwise",
+                   "agree": [{"xa": [0, 254], "xb": [0, 254], "e": [-254, 254]}]}, f)
+
+    # The rewrite itself: @dot gets a runtime guard, the constant pairs are decided statically.
+    rewritten_ir = os.path.join(work, "rewritten.mlir")
+    remarks = mx.lower(args.mxcert_opt, src, rewritten_ir, ["--mx-scale-placement"])
+    text = open(rewritten_ir).read()
+    expect_static = sum(1 for p in pairs if guard_contains(table["agree"], *p))
+    n_rewrote = remarks.count("rewrote dequant to post")
+    n_guard = text.count("mxcert.guard")
+    problems = []
+    if n_guard != 1:
+        problems.append("expected one runtime guard in the rewritten module, found %d" % n_guard)
+    if n_rewrote != expect_static:
+        problems.append("expected %d static rewrites, the remarks report %d" % (expect_static, n_rewrote))
+
+    variants = [("original", ["--mx-to-llvm"], "dequant"),
+                ("rewritten", ["--mx-scale-placement", "--mx-to-llvm"], "dequant"),
+                ("post-all", ["--mx-scale-placement=mode=runtime guards=%s" % post_all, "--mx-to-llvm"], "post")]
+    results = {}
+    for name, passes, _ in variants:
+        ll = os.path.join(work, name + ".ll.mlir")
+        mx.lower(args.mxcert_opt, src, ll, passes)
+        results[name] = mx.jit(args.mlir_runner, args.runner_libs, ll, args.opt)
+        if len(results[name]) != 2 * len(vectors):
+            problems.append("%s: expected %d printed memrefs, got %d" % (name, 2 * len(vectors), len(results[name])))
+            return None, problems
+
+    t_jit = time.time() - t0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        models = list(ex.map(lambda v: mx.model_bits(args.mxcert, fmt, fmt, k, v[1], v[2]), vectors))
+
+    t_model = time.time() - t0 - t_jit
+    counts = {name: 0 for name, _, _ in variants}
+    static_counts = {name: 0 for name, _, _ in variants}
+    for vi, (vname, a, b) in enumerate(vectors):
+        for name, _, placement in variants:
+            ref = canonical(models[vi][placement])
+            got, got_s = canonical(results[name][2 * vi]), canonical(results[name][2 * vi + 1])
+            if got != ref:
+                for idx in range(mx.NUM_PAIRS):
+                    if got[idx] != ref[idx]:
+                        counts[name] += 1
+                        if len(problems) < 40:
+                            problems.append("%s k=%d %s vector %s: xa=%d xb=%d got 0x%08X, %s gives 0x%08X" % (
+                                fmt, k, name, vname, idx >> 8, idx & 255, got[idx], placement, ref[idx]))
+            for j, (xa, xb) in enumerate(pairs):
+                if got_s[j] != ref[xa * 256 + xb]:
+                    static_counts[name] += 1
+                    if len(problems) < 40:
+                        problems.append("%s k=%d %s constant scales vector %s: xa=%d xb=%d got 0x%08X, %s gives 0x%08X" % (
+                            fmt, k, name, vname, xa, xb, got_s[j], placement, ref[xa * 256 + xb]))
+    summary = dict(vectors=len(vectors), pairs=mx.NUM_PAIRS, static_pairs=len(pairs), static_rewritten=n_rewrote,
+                   mismatches=counts, static_mismatches=static_counts,
+                   agree=table["agree"], seconds=dict(lower_and_jit=round(t_jit, 1), model=round(t_model, 1),
+                                                     total=round(time.time() - t0, 1)))
+    return summary, problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--format", required=True, choices=sorted(mx.FORMATS))
+    ap.add_argument("--k", default="1,2,32")
+    ap.add_argument("--mxcert-opt", required=True)
+    ap.add_argument("--mxcert", required=True)
+    ap.add_argument("--mlir-runner", required=True)
+    ap.add_argument("--runner-libs", required=True)
+    ap.add_argument("--tables", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--opt", default="-O2", help="mlir-runner optimization level")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--all-vectors", action="store_true",
+                    help="for k > 2 too, use every vector (slower; ctest uses the default set)")
+    ap.add_argument("--json", help="write the summary here (default: WORKDIR/summary.json)")
+    args = ap.parse_args()
+    mx.ensure_dir(args.workdir)
+    failed = False
+    all_summaries = {}
+    for k in [int(x) for x in args.k.split(",")]:
+        summary, problems = check_one(args, args.format, k)
+        for p in problems:
+            print("MISMATCH " + p if "got" in p else "PROBLEM " + p)
+        if summary is None or problems:
+            failed = True
+        if summary:
+            all_summaries["k%d" % k] = summary
+            m, s = summary["mismatches"], summary["static_mismatches"]
+            print("%s k=%d: %d vectors x %d code pairs (+ %d constant-scale pairs, %d rewritten statically); "
+                  "mismatches: original %d, rewritten %d, post-all %d; constant scales: original %d, rewritten %d, "
+                  "post-all %d (%.0f s: lower+JIT %.0f, model %.0f)" % (args.format, k, summary["vectors"], summary["pairs"], summary["static_pairs"],
+                                   summary["static_rewritten"], m["original"], m["rewritten"], m["post-all"],
+                                   s["original"], s["rewritten"], s["post-all"],
+                                   summary["seconds"]["total"], summary["seconds"]["lower_and_jit"],
+                                   summary["seconds"]["model"]))
+    with open(args.json or os.path.join(args.workdir, "summary.json"), "w") as f:
+        json.dump(all_summaries, f, indent=1)
+    print("FAIL" if failed else "PASS")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

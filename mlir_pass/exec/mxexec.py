@@ -1,0 +1,220 @@
+"""mlir_pass/exec/mxexec.py — shared helpers of the execution tests and the benchmark.
+
+They generate MLIR modules holding an MX block dot product in the SPEC §8 form plus a driver
+(`@main`) that calls it for every scale-code pair, lower them with `mxcert-opt`, JIT them with
+`mlir-runner`, parse the printed result bits, and evaluate the reference semantics with
+`mxcert eval`. Only the standard library is used.
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+# The element formats of SPEC §2: MLIR type, total bits, exponent bits, mantissa bits, specials.
+FORMATS = {
+    "e2m1": dict(mlir="f4E2M1FN", bits=4, ebits=2, mbits=1, specials="none"),
+    "e2m3": dict(mlir="f6E2M3FN", bits=6, ebits=2, mbits=3, specials="none"),
+    "e3m2": dict(mlir="f6E3M2FN", bits=6, ebits=3, mbits=2, specials="none"),
+    "e4m3": dict(mlir="f8E4M3FN", bits=8, ebits=4, mbits=3, specials="nan"),
+    "e5m2": dict(mlir="f8E5M2", bits=8, ebits=5, mbits=2, specials="ieee"),
+}
+
+NUM_PAIRS = 256 * 256  # every (xa, xb) in 0..255 x 0..255, index xa * 256 + xb
+
+
+def sign_bit(fmt):
+    return 1 << (FORMATS[fmt]["bits"] - 1)
+
+
+def max_code(fmt):
+    """The largest positive finite code."""
+    f = FORMATS[fmt]
+    top = sign_bit(fmt) - 1  # all exponent and mantissa bits set
+    if f["specials"] == "nan":
+        return top - 1  # S.1111.111 is NaN
+    if f["specials"] == "ieee":
+        return ((1 << f["ebits"]) - 2) << f["mbits"] | ((1 << f["mbits"]) - 1)
+    return top
+
+
+def one_code(fmt):
+    """The code of 1.0 (exponent field = bias, mantissa 0)."""
+    f = FORMATS[fmt]
+    bias = (1 << (f["ebits"] - 1)) - 1
+    return bias << f["mbits"]
+
+
+def f32_is_nan(bits):
+    return (bits & 0x7F800000) == 0x7F800000 and (bits & 0x007FFFFF) != 0
+
+
+def same_bits(x, y):
+    """SPEC §3: the same bits, all NaNs counting as the same."""
+    return x == y or (f32_is_nan(x) and f32_is_nan(y))
+
+
+def run(cmd, **kw):
+    """Runs a command; on failure prints it with its output and exits 1."""
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    if r.returncode != 0:
+        sys.stderr.write("FAILED: %s\n%s\n%s\n" % (" ".join(cmd), r.stdout[-4000:], r.stderr[-4000:]))
+        sys.exit(1)
+    return r
+
+
+# ---------------------------------------------------------------------------------------------
+# Module generation
+
+
+def dot_function(name, fmt_a, fmt_b, k, scales=None, fastmath=""):
+    """The SPEC §8 block dot product. scales=None: the codes are function arguments; otherwise
+    a pair of constant codes (xa, xb)."""
+    ta, tb = FORMATS[fmt_a]["mlir"], FORMATS[fmt_b]["mlir"]
+    va, vb, vs = "vector<%dx%s>" % (k, ta), "vector<%dx%s>" % (k, tb), "vector<%dxf8E8M0FNU>" % k
+    vf = "vector<%dxf32>" % k
+    fm = (" fastmath<%s>" % fastmath) if fastmath else ""
+    lines = []
+    if scales is None:
+        lines.append("func.func @%s(%%a: %s, %%b: %s, %%sa: f8E8M0FNU, %%sb: f8E8M0FNU) -> f32 {" % (name, va, vb))
+    else:
+        lines.append("func.func @%s(%%a: %s, %%b: %s) -> f32 {" % (name, va, vb))
+        lines.append("  %%sa = arith.constant 0x%02X : f8E8M0FNU" % scales[0])
+        lines.append("  %%sb = arith.constant 0x%02X : f8E8M0FNU" % scales[1])
+    lines += [
+        "  %%sav = vector.broadcast %%sa : f8E8M0FNU to %s" % vs,
+        "  %%sbv = vector.broadcast %%sb : f8E8M0FNU to %s" % vs,
+        "  %%A = arith.scaling_extf %%a, %%sav : %s, %s to %s" % (va, vs, vf),
+        "  %%B = arith.scaling_extf %%b, %%sbv : %s, %s to %s" % (vb, vs, vf),
+        "  %%P = arith.mulf %%A, %%B%s : %s" % (fm, vf),
+        "  %%R = vector.reduction <add>, %%P%s : %s into f32" % (fm, vf),
+        "  return %R : f32",
+        "}",
+    ]
+    return "\n".join(lines)
+
+
+def _i8(v):
+    return v if v < 128 else v - 256
+
+
+def element_vector(var, fmt, codes):
+    """MLIR lines that define %var as a vector of element codes (built from integers, so the
+    driver needs no narrow-float constants)."""
+    f = FORMATS[fmt]
+    k = len(codes)
+    n = f["bits"]
+    lines = ["    %%%s_i8 = arith.constant dense<[%s]> : vector<%dxi8>" % (var, ", ".join(str(_i8(c)) for c in codes), k)]
+    src = "%%%s_i8" % var
+    if n != 8:
+        lines.append("    %%%s_iN = arith.trunci %s : vector<%dxi8> to vector<%dxi%d>" % (var, src, k, k, n))
+        src = "%%%s_iN" % var
+    lines.append("    %%%s = arith.bitcast %s : vector<%dxi%d> to vector<%dx%s>" % (var, src, k, n, k, f["mlir"]))
+    return lines
+
+
+def driver_module(fmt_a, fmt_b, k, vectors, static_pairs):
+    """A module with @dot (variable scales), one @dot_s<j> per constant pair of static_pairs,
+    and @main: for every vector, all 65536 code pairs through @dot, then every @dot_s<j>; each
+    result's bits are printed with printMemrefI32 (two memrefs per vector)."""
+    ta, tb = FORMATS[fmt_a]["mlir"], FORMATS[fmt_b]["mlir"]
+    va, vb = "vector<%dx%s>" % (k, ta), "vector<%dx%s>" % (k, tb)
+    out = ["func.func private @printMemrefI32(memref<*xi32>)", dot_function("dot", fmt_a, fmt_b, k)]
+    for j, p in enumerate(static_pairs):
+        out.append(dot_function("dot_s%d" % j, fmt_a, fmt_b, k, scales=p))
+    # @run_all: every code pair through @dot.
+    out.append("""func.func @run_all(%%a: %(va)s, %%b: %(vb)s, %%buf: memref<%(n)dxi32>) {
+  %%c0 = arith.constant 0 : index
+  %%c1 = arith.constant 1 : index
+  %%cn = arith.constant %(n)d : index
+  %%c8 = arith.constant 8 : i32
+  %%c255 = arith.constant 255 : i32
+  scf.for %%i = %%c0 to %%cn step %%c1 {
+    %%i32 = arith.index_cast %%i : index to i32
+    %%xa32 = arith.shrui %%i32, %%c8 : i32
+    %%xb32 = arith.andi %%i32, %%c255 : i32
+    %%xa8 = arith.trunci %%xa32 : i32 to i8
+    %%xb8 = arith.trunci %%xb32 : i32 to i8
+    %%sa = arith.bitcast %%xa8 : i8 to f8E8M0FNU
+    %%sb = arith.bitcast %%xb8 : i8 to f8E8M0FNU
+    %%r = func.call @dot(%%a, %%b, %%sa, %%sb) : (%(va)s, %(vb)s, f8E8M0FNU, f8E8M0FNU) -> f32
+    %%bits = arith.bitcast %%r : f32 to i32
+    memref.store %%bits, %%buf[%%i] : memref<%(n)dxi32>
+  }
+  return
+}""" % dict(va=va, vb=vb, n=NUM_PAIRS))
+    ns = max(1, len(static_pairs))
+    body = ["func.func @run_static(%%a: %s, %%b: %s, %%buf: memref<%dxi32>) {" % (va, vb, ns)]
+    for j in range(len(static_pairs)):
+        body.append("  %%r%d = func.call @dot_s%d(%%a, %%b) : (%s, %s) -> f32" % (j, j, va, vb))
+        body.append("  %%i%d = arith.bitcast %%r%d : f32 to i32" % (j, j))
+        body.append("  %%c%d = arith.constant %d : index" % (j, j))
+        body.append("  memref.store %%i%d, %%buf[%%c%d] : memref<%dxi32>" % (j, j, ns))
+    body += ["  return", "}"]
+    out.append("\n".join(body))
+    main = ["func.func @main() {",
+            "  %%buf = memref.alloc() : memref<%dxi32>" % NUM_PAIRS,
+            "  %%sbuf = memref.alloc() : memref<%dxi32>" % ns,
+            "  %%ubuf = memref.cast %%buf : memref<%dxi32> to memref<*xi32>" % NUM_PAIRS,
+            "  %%usbuf = memref.cast %%sbuf : memref<%dxi32> to memref<*xi32>" % ns]
+    for v, (a, b) in enumerate(vectors):
+        main += [line[2:] for line in element_vector("a%d" % v, fmt_a, a)]
+        main += [line[2:] for line in element_vector("b%d" % v, fmt_b, b)]
+        main.append("  func.call @run_all(%%a%d, %%b%d, %%buf) : (%s, %s, memref<%dxi32>) -> ()" % (v, v, va, vb, NUM_PAIRS))
+        main.append("  func.call @printMemrefI32(%ubuf) : (memref<*xi32>) -> ()")
+        main.append("  func.call @run_static(%%a%d, %%b%d, %%sbuf) : (%s, %s, memref<%dxi32>) -> ()" % (v, v, va, vb, ns))
+        main.append("  func.call @printMemrefI32(%usbuf) : (memref<*xi32>) -> ()")
+    main += ["  memref.dealloc %%buf : memref<%dxi32>" % NUM_PAIRS, "  memref.dealloc %%sbuf : memref<%dxi32>" % ns,
+             "  return", "}"]
+    out.append("\n".join(main))
+    return "\n\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+
+
+def lower(mxcert_opt, src, dst, passes):
+    """mxcert-opt SRC PASSES... -o DST; returns stderr (the remarks)."""
+    return run([mxcert_opt, src] + passes + ["-o", dst]).stderr
+
+
+def jit(mlir_runner, runner_libs, module, opt="-O2"):
+    """Runs @main of a lowered module; returns the list of printed memrefs (lists of ints)."""
+    r = run([mlir_runner, module, "-e", "main", "-entry-point-result=void", opt, "-shared-libs=" + runner_libs])
+    chunks = r.stdout.split("data =")[1:]
+    out = []
+    for c in chunks:
+        m = re.search(r"\[([^\]]*)\]", c)
+        out.append([int(x) & 0xFFFFFFFF for x in m.group(1).replace("\n", " ").split(",") if x.strip()])
+    return out
+
+
+_EVAL_RE = re.compile(r"^xa=(\d+) xb=(\d+) e=\S+ (.*)$")
+
+
+def model_bits(mxcert, fmt_a, fmt_b, k, a, b, placements=("dequant", "post")):
+    """`mxcert eval` over all 65536 code pairs: {placement: [bits at index xa * 256 + xb]}."""
+    cmd = [mxcert, "eval", "--a", fmt_a, "--b", fmt_b, "--acc", "f32", "--k", str(k), "--tree", "seq",
+           "--xa", "all", "--xb", "all", "--a-vals", ",".join("0x%x" % c for c in a),
+           "--b-vals", ",".join("0x%x" % c for c in b), "--placements", ",".join(placements)]
+    res = {p: [None] * NUM_PAIRS for p in placements}
+    for line in run(cmd).stdout.splitlines():
+        m = _EVAL_RE.match(line)
+        if not m:
+            continue
+        idx = int(m.group(1)) * 256 + int(m.group(2))
+        for item in m.group(3).split():
+            if "=" in item and "/" in item:
+                p, val = item.split("=", 1)
+                res[p][idx] = int(val.split("/")[1], 16)
+    for p in placements:
+        if any(x is None for x in res[p]):
+            sys.stderr.write("mxcert eval output incomplete for %s\n" % p)
+            sys.exit(1)
+    return res
+
+
+def ensure_dir(d):
+    os.makedirs(d, exist_ok=True)
+    return d
