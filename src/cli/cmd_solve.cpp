@@ -75,7 +75,22 @@ std::string describeCex(const engine::PairQuery &q, const engine::Witness &w) {
 /// counterexample in `cex`) or kUnknown.
 int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, double timeout,
                 std::string &report, std::optional<engine::Witness> &cex) {
-  engine::RegionCheck rc = engine::checkRegion(q, r, b, timeout);
+  // A quick attempt at the whole region first (proofs are usually fast); when it does not
+  // come back unsat, the structured counterexample search (candidate inputs confirmed by the
+  // reference evaluator, then small queries with most leaves fixed, then the full query with
+  // the full timeout) — a satisfiable query is much harder for the solver than finding a
+  // witness this way.
+  const double quick = std::min(timeout, 5.0);
+  engine::RegionCheck rc = engine::checkRegion(q, r, b, quick);
+  if (rc.verdict == smt::Verdict::Unknown) {
+    engine::CexSearch cs = engine::searchCounterexample(q, r, b, timeout, std::min(timeout, 5.0), true);
+    rc.verdict = cs.verdict;
+    rc.reason = cs.reason;
+    rc.seconds = cs.proof.seconds;
+    if (cs.witness) {
+      rc.cex = ConcreteInput{cs.witness->a, cs.witness->b, unsigned(cs.witness->xa), unsigned(cs.witness->xb)};
+    }
+  }
   char buf[256];
   if (rc.verdict == smt::Verdict::Unsat) {
     std::snprintf(buf, sizeof buf, "  %s: unsat (%s %s, %.3f s)\n", r.str().c_str(), b.name().c_str(),
@@ -165,7 +180,7 @@ int cmdCex(int argc, char **argv) {
   r.e.lo = r.e.hi = r.xa.lo + r.xb.lo - 254;
   auto b = backendFor(args);
   const double timeout = parseTimeoutOpt(args, 300);
-  engine::CexSearch cs = engine::searchCounterexample(q, r, *b, timeout, std::min(timeout, 10.0));
+  engine::CexSearch cs = engine::searchCounterexample(q, r, *b, timeout, std::min(timeout, 10.0), true);
   if (cs.verdict == smt::Verdict::Sat) {
     std::cout << describeCex(q, *cs.witness);
     return kRefuted;
