@@ -125,8 +125,12 @@ TEST_CASE("solver = exhaustive: e2m1 k = 1..4, every named tree and a butterfly"
     if (k == 4) trees.push_back("((0 2) (1 3))");
     for (const std::string &t : trees)
       for (auto &pl : kPairs)
-        for (Relation rel : {Relation::Bitwise, Relation::Value})
+        for (Relation rel : {Relation::Bitwise, Relation::Value}) {
+          // post2 depends on xa and xb separately, so the exhaustive engine cannot group code
+          // pairs by e: about a minute per table at k = 4. One k = 4 tree and relation suffices.
+          if (k == 4 && pl[0] == Placement::Post2 && (t != "seq" || rel != Relation::Bitwise)) continue;
           compareWithExhaustive(query("e2m1", k, t, pl[0], pl[1], rel));
+        }
   }
 }
 
