@@ -72,6 +72,9 @@ json regionToJson(const Region &r) {
 
 Region regionFromJson(const json &j) {
   if (!j.is_object()) throw SchemaError("region must be an object");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (it.key() != "xa" && it.key() != "xb" && it.key() != "e")
+      throw SchemaError("region: unknown field '" + it.key() + "'");
   Region r;
   auto rng = [&](const char *k, long lo, long hi) {
     if (!j.contains(k)) throw SchemaError(std::string("region: missing '") + k + "'");
