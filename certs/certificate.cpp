@@ -4,6 +4,7 @@
 #include "models/value_io.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -269,6 +270,8 @@ json parseStrict(const std::string &text, const std::string &what) {
 
 namespace {
 json parseFile(const std::string &path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw SchemaError("cannot read '" + path + "': a directory");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw SchemaError("cannot read '" + path + "'");
   f.seekg(0, std::ios::end);
