@@ -4,6 +4,7 @@
 #include "models/value_io.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -58,6 +59,36 @@ Relation relationField(const json &j) {
   auto r = parseRelation(getString(j, "relation"));
   if (!r) throw SchemaError("field 'relation': expected bitwise or value");
   return *r;
+}
+
+/// A JSON list of at most kMaxListLength entries.
+const json &list(const json &j, const std::string &key, const std::string &where) {
+  const json &v = field(j, key, where);
+  if (!v.is_array()) throw SchemaError("field '" + key + "' must be a list");
+  if (v.size() > kMaxListLength) throw SchemaError("field '" + key + "' has too many entries");
+  return v;
+}
+
+/// The element values as written next to the codes (strings, k of them).
+std::vector<std::string> valueStrings(const json &j, const std::string &where, int k) {
+  if (!j.is_array() || int(j.size()) != k)
+    throw SchemaError(where + " must be a list of k = " + std::to_string(k) + " strings");
+  std::vector<std::string> out;
+  for (const json &v : j) {
+    if (!v.is_string() || v.get<std::string>().size() > 64) throw SchemaError(where + ": values must be short strings");
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+/// A query file name: relative, inside the certificate's directory, no '..' component.
+bool safeRelativePath(const std::string &p) {
+  if (p.empty() || p.size() > 4096 || p[0] == '/' || p.find('\0') != std::string::npos) return false;
+  std::stringstream ss(p);
+  std::string part;
+  while (std::getline(ss, part, '/'))
+    if (part == "..") return false;
+  return true;
 }
 
 bool isHex64(const std::string &s) {
@@ -123,6 +154,7 @@ Certificate certificateFromJson(const json &j) {
   Certificate c;
   const json &tool = field(j, "tool", "certificate");
   onlyKeys(tool, {"name", "version"}, "tool");
+  getString(tool, "name");
   c.toolVersion = getString(tool, "version");
   c.config = configFromJson(field(j, "config", "certificate"));
   onlyKeys(j.at("config"), {"a", "b", "acc", "round", "subnormals", "k", "tree"}, "config");
@@ -135,8 +167,8 @@ Certificate certificateFromJson(const json &j) {
   const long claimedPairs = getInt(j, "agree_pairs", 0, long(kNumCodes) * kNumCodes);
   if (claimedPairs != c.agree.toSet().count())
     throw SchemaError("field 'agree_pairs' does not match the regions of 'agree'");
-  const json &proofs = field(j, "proofs", "certificate");
-  if (!proofs.is_array()) throw SchemaError("field 'proofs' must be a list");
+  c.agreePairs = claimedPairs;
+  const json &proofs = list(j, "proofs", "certificate");
   for (size_t i = 0; i < proofs.size(); ++i) {
     const json &p = proofs[i];
     const std::string where = "proofs[" + std::to_string(i) + "]";
@@ -155,14 +187,19 @@ Certificate certificateFromJson(const json &j) {
     if (!isHex64(pr.querySha256)) throw SchemaError(where + ".query_sha256: expected 64 lowercase hex digits");
     pr.queryBytes = getInt(p, "query_bytes", 0, 1L << 40);
     if (p.contains("query")) pr.query = getString(p, "query");
-    if (p.contains("query_file")) pr.queryFile = getString(p, "query_file");
+    if (p.contains("query_file")) {
+      pr.queryFile = getString(p, "query_file");
+      if (!safeRelativePath(pr.queryFile))
+        throw SchemaError(where + ".query_file: expected a relative path without '..'");
+    }
     c.proofs.push_back(pr);
   }
-  const json &rp = field(j, "region_proofs", "certificate");
-  if (!rp.is_array() || rp.size() != c.agree.regions.size())
+  const json &rp = list(j, "region_proofs", "certificate");
+  if (rp.size() != c.agree.regions.size())
     throw SchemaError("field 'region_proofs' must have one list per region of 'agree'");
   for (const json &l : rp) {
-    if (!l.is_array()) throw SchemaError("field 'region_proofs': each entry must be a list");
+    if (!l.is_array() || l.size() > kMaxListLength)
+      throw SchemaError("field 'region_proofs': each entry must be a list of proof indices");
     std::vector<int> ids;
     for (const json &x : l) {
       if (!x.is_number_integer() || x.get<int64_t>() < 0 || x.get<int64_t>() >= int64_t(c.proofs.size()))
@@ -171,8 +208,7 @@ Certificate certificateFromJson(const json &j) {
     }
     c.regionProofs.push_back(ids);
   }
-  const json &ws = field(j, "witnesses", "certificate");
-  if (!ws.is_array()) throw SchemaError("field 'witnesses' must be a list");
+  const json &ws = list(j, "witnesses", "certificate");
   for (size_t i = 0; i < ws.size(); ++i) {
     const json &w = ws[i];
     const std::string where = "witnesses[" + std::to_string(i) + "]";
@@ -181,6 +217,8 @@ Certificate certificateFromJson(const json &j) {
     cw.a = codes(field(w, "a", where), where + ".a", c.config.a.numCodes(), c.config.k());
     cw.b = codes(field(w, "b", where), where + ".b", c.config.b.numCodes(), c.config.k());
     cw.refutes = guardFromJson(field(w, "refutes", where));
+    if (w.contains("a_values")) cw.aValues = valueStrings(w.at("a_values"), where + ".a_values", c.config.k());
+    if (w.contains("b_values")) cw.bValues = valueStrings(w.at("b_values"), where + ".b_values", c.config.k());
     c.witnesses.push_back(cw);
   }
   if (j.contains("bound")) {
@@ -189,7 +227,7 @@ Certificate certificateFromJson(const json &j) {
     BoundRecord br;
     br.formula = getString(b, "formula");
     const json &ps = field(b, "params", "bound");
-    if (!ps.is_object()) throw SchemaError("bound.params must be an object");
+    if (!ps.is_object() || ps.size() > 64) throw SchemaError("bound.params must be an object (at most 64 entries)");
     for (auto it = ps.begin(); it != ps.end(); ++it) br.params.push_back({it.key(), getInt(ps, it.key(), -100000, 100000)});
     br.agree = guardFromJson(field(b, "agree", "bound"));
     c.bound = br;
@@ -201,20 +239,49 @@ Certificate certificateFromJson(const json &j) {
   return c;
 }
 
-namespace {
-json parseFile(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw SchemaError("cannot read '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
+json parseStrict(const std::string &text, const std::string &what) {
+  // Per open object, the keys seen so far: a duplicate key is an error (nlohmann would keep
+  // the last one silently, so two readers could see two different certificates).
+  std::vector<std::set<std::string>> keys;
+  auto cb = [&](int depth, json::parse_event_t ev, json &parsed) {
+    if (depth > kMaxJsonDepth) throw SchemaError(what + ": nesting deeper than " + std::to_string(kMaxJsonDepth));
+    switch (ev) {
+    case json::parse_event_t::object_start: keys.emplace_back(); break;
+    case json::parse_event_t::object_end:
+      if (!keys.empty()) keys.pop_back();
+      break;
+    case json::parse_event_t::key:
+      if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
+        throw SchemaError(what + ": duplicate key '" + parsed.get<std::string>() + "'");
+      break;
+    default: break;
+    }
+    return true;
+  };
   try {
-    return json::parse(ss.str());
+    return json::parse(text, cb);
   } catch (const json::exception &e) {
     std::string msg = e.what();
     auto nl = msg.find('\n');
     if (nl != std::string::npos) msg = msg.substr(0, nl);
-    throw SchemaError("'" + path + "' is not valid JSON: " + msg);
+    throw SchemaError(what + " is not valid JSON: " + msg);
   }
+}
+
+namespace {
+json parseFile(const std::string &path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw SchemaError("cannot read '" + path + "': a directory");
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw SchemaError("cannot read '" + path + "'");
+  f.seekg(0, std::ios::end);
+  const std::streamoff size = f.tellg();
+  if (size < 0) throw SchemaError("cannot read '" + path + "'");
+  if (size_t(size) > kMaxFileBytes) throw SchemaError("'" + path + "' is larger than 1 GiB");
+  f.seekg(0, std::ios::beg);
+  std::string text(size_t(size), '\0');
+  if (!f.read(text.data(), size)) throw SchemaError("cannot read '" + path + "'");
+  return parseStrict(text, "'" + path + "'");
 }
 }  // namespace
 

@@ -41,6 +41,9 @@ struct Proof {
 struct CertWitness {
   std::vector<unsigned> a, b;  ///< element codes (k each)
   Guard refutes;               ///< the excluded pairs this witness covers
+  /// The codes' values as the file writes them ("a_values", "b_values"; informational, empty
+  /// when absent). The writer always derives them from the codes; the checker compares.
+  std::vector<std::string> aValues, bValues;
 };
 
 /// A closed-form bound recorded with the table (optional).
@@ -58,6 +61,7 @@ struct Certificate {
   Relation relation = Relation::Bitwise;
   std::string engine = "solver";   ///< solver | exhaustive
   Guard agree;
+  long agreePairs = 0;             ///< "agree_pairs" as read (the writer recomputes it)
   std::vector<Proof> proofs;
   std::vector<std::vector<int>> regionProofs;  ///< per agree region: indices into proofs
   std::vector<CertWitness> witnesses;
@@ -69,8 +73,18 @@ struct Certificate {
 nlohmann::json toJson(const Certificate &c);
 /// Reads and validates a certificate; throws SchemaError naming the offending field.
 Certificate certificateFromJson(const nlohmann::json &j);
-/// Reads a certificate file; throws SchemaError (also for unreadable files and bad JSON).
+/// Reads a certificate file; throws SchemaError (also for unreadable files, bad JSON,
+/// duplicate keys, nesting deeper than kMaxJsonDepth and files over kMaxFileBytes).
 Certificate readCertificate(const std::string &path);
+
+/// Limits of the reader (inputs beyond them are SchemaError, never a crash or a stall).
+constexpr size_t kMaxFileBytes = size_t(1) << 30;   ///< 1 GiB
+constexpr int kMaxJsonDepth = 64;                   ///< nesting of arrays and objects
+constexpr size_t kMaxListLength = size_t(kNumCodes) * kNumCodes;  ///< regions, proofs, witnesses
+
+/// Parses JSON text strictly (duplicate keys and deep nesting rejected); throws SchemaError
+/// whose message starts with `what` (e.g. the file name).
+nlohmann::json parseStrict(const std::string &text, const std::string &what);
 
 /// A compact guard table (mxcert export --as json): the same claims without evidence.
 nlohmann::json toCompactJson(const Certificate &c);

@@ -49,8 +49,17 @@ ModelConfig configFromJson(const json &j) {
   auto s = parseSubnormals(getString(j, "subnormals"));
   if (!s) throw SchemaError("config.subnormals: expected keep or ftz");
   long k = getInt(j, "k", 1, kMaxK);
+  // The tree parser is recursive: bound the text and its nesting before parsing (a valid
+  // tree of k <= 64 leaves is far below both limits).
+  const std::string tree = getString(j, "tree");
+  if (tree.size() > 4096) throw SchemaError("config.tree: longer than 4096 characters");
+  int depth = 0;
+  for (char ch : tree) {
+    depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+    if (depth > 2 * kMaxK) throw SchemaError("config.tree: nested deeper than " + std::to_string(2 * kMaxK));
+  }
   try {
-    Tree t = Tree::parse(getString(j, "tree"), int(k));
+    Tree t = Tree::parse(tree, int(k));
     return ModelConfig{*fa, *fb, AccSpec{*acc, *r, *s}, t};
   } catch (const TreeError &e) {
     throw SchemaError(std::string("config.tree: ") + e.what());
@@ -63,6 +72,9 @@ json regionToJson(const Region &r) {
 
 Region regionFromJson(const json &j) {
   if (!j.is_object()) throw SchemaError("region must be an object");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (it.key() != "xa" && it.key() != "xb" && it.key() != "e")
+      throw SchemaError("region: unknown field '" + it.key() + "'");
   Region r;
   auto rng = [&](const char *k, long lo, long hi) {
     if (!j.contains(k)) throw SchemaError(std::string("region: missing '") + k + "'");
@@ -88,6 +100,7 @@ json guardToJson(const Guard &g) {
 
 Guard guardFromJson(const json &j) {
   if (!j.is_array()) throw SchemaError("guard must be a list of regions");
+  if (j.size() > size_t(kNumCodes) * kNumCodes) throw SchemaError("guard: too many regions");
   Guard g;
   for (const json &r : j) g.regions.push_back(regionFromJson(r));
   return g;

@@ -12,5 +12,9 @@ int cmdProve(int argc, char **argv);
 int cmdCex(int argc, char **argv);
 int cmdBound(int argc, char **argv);
 int cmdEmitSmt2(int argc, char **argv);
+/// `mxcert check FILE [--solver z3|cvc5|both|other|none] [--timeout S]` (src/check).
+int cmdCheck(int argc, char **argv);
+/// `mxcert export FILE --as cpp|json|mlir [--name NAME] [-o OUT]`.
+int cmdExport(int argc, char **argv);
 
 }  // namespace mxcert::cli

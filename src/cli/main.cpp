@@ -18,6 +18,8 @@ const char *kUsageText =
     "  cex     a counterexample at one code pair (--xa N --xb N), or a proof of agreement\n"
     "  bound   the closed-form agree set, certified sound and tight by the solver\n"
     "  emit-smt2  a query as SMT-LIB2 text (--encoding lia|fp)\n"
+    "  check   check every claim of a certificate (--solver z3|cvc5|both, --timeout S)\n"
+    "  export  a certificate's guard as a C++ header, compact JSON or MLIR (--as cpp|json|mlir)\n"
     "common options: --a FMT --b FMT | --format mxfp4|mxfp6|mxfp8, --acc f32|bf16|f16|f64,\n"
     "  --round rne|rtz, --subnormals keep|ftz, --k K, --tree seq|pairwise|fused|SEXPR,\n"
     "  --relation bitwise|value, --json, -o FILE\n"
@@ -43,6 +45,8 @@ int main(int argc, char **argv) {
     if (cmd == "cex") return cmdCex(argc, argv);
     if (cmd == "bound") return cmdBound(argc, argv);
     if (cmd == "emit-smt2") return cmdEmitSmt2(argc, argv);
+    if (cmd == "check") return cmdCheck(argc, argv);
+    if (cmd == "export") return cmdExport(argc, argv);
     if (cmd == "--version" || cmd == "version") {
       std::printf("mxcert %s\n", MXCERT_VERSION);
       return kOk;

@@ -15,7 +15,7 @@ std::vector<certs::CertWitness> witnessesOf(const std::vector<Witness> &ws, cons
       if (w >= 0) sets[size_t(w)].set(xa, xb);
     }
   std::vector<certs::CertWitness> out;
-  for (size_t i = 0; i < ws.size(); ++i) out.push_back({ws[i].a, ws[i].b, Guard::fromSet(sets[i])});
+  for (size_t i = 0; i < ws.size(); ++i) out.push_back({ws[i].a, ws[i].b, Guard::fromSet(sets[i]), {}, {}});
   return out;
 }
 

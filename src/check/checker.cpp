@@ -1,0 +1,518 @@
+// src/check/checker.cpp — the independent checker of certificates (see checker.h).
+#include "src/check/checker.h"
+
+#include "certs/sha256.h"
+#include "models/domain.h"
+#include "models/eval.h"
+#include "models/value_io.h"
+#include "smt/backend.h"
+#include "smt/encoder.h"
+#include "smt/fp_encoder.h"
+#include "smt/text_solver.h"
+#include "src/engine/bounds.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+namespace mxcert::check {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::string pairStr(int xa, int xb) {
+  return "(xa=" + std::to_string(xa) + ", xb=" + std::to_string(xb) + ", e=" + std::to_string(xa + xb - kMaxCode) +
+         ")";
+}
+
+std::string codesStr(const std::vector<unsigned> &v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+/// Collects up to `max` failure messages of one claim and counts the rest.
+class Failures {
+public:
+  explicit Failures(size_t max) : max_(max) {}
+  void add(const std::string &msg) {
+    if (msgs_.size() < max_) msgs_.push_back(msg);
+    ++count_;
+  }
+  bool any() const { return count_ > 0; }
+  /// "msg1; msg2 (and N more)".
+  std::string str() const {
+    std::string s;
+    for (size_t i = 0; i < msgs_.size(); ++i) s += (i ? "; " : "") + msgs_[i];
+    if (count_ > msgs_.size()) s += " (and " + std::to_string(count_ - msgs_.size()) + " more)";
+    return s;
+  }
+
+private:
+  size_t max_;
+  size_t count_ = 0;
+  std::vector<std::string> msgs_;
+};
+
+/// The pairs of a region as a set (regions of the reader are within range).
+CodeSet regionSet(const Region &r) {
+  Guard g;
+  g.regions.push_back(r);
+  return g.toSet();
+}
+
+/// The shared state of one check.
+struct Ctx {
+  const certs::Certificate &c;
+  const CheckOptions &opt;
+  CheckReport &rep;
+  CodeSet agree;                 ///< the agree set, recomputed from the regions
+  std::vector<CodeSet> refuted;  ///< per witness, the pairs it claims to refute
+
+  void log(const std::string &s) const {
+    if (opt.log) opt.log(s);
+  }
+  ClaimResult &add(const std::string &claim, Status st, const std::string &detail, Clock::time_point t0) {
+    rep.claims.push_back(ClaimResult{claim, st, detail, since(t0)});
+    log(std::string(toString(st)) + "  " + claim + ": " + detail);
+    return rep.claims.back();
+  }
+};
+
+/// The agree set: regions pairwise disjoint, agree_pairs consistent (the reader checked the
+/// count too; repeated here so that the checker stands alone).
+void checkAgree(Ctx &x) {
+  const auto t0 = Clock::now();
+  Failures f(x.opt.maxReported);
+  CodeSet seen;
+  std::vector<int> owner(size_t(kNumCodes) * kNumCodes, -1);
+  for (size_t i = 0; i < x.c.agree.regions.size(); ++i) {
+    const Region &r = x.c.agree.regions[i];
+    bool reported = false;
+    for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+      for (int b = r.xb.lo; b <= r.xb.hi; ++b) {
+        if (!r.contains(a, b)) continue;
+        int &o = owner[size_t(a) * kNumCodes + size_t(b)];
+        if (o >= 0 && !reported) {
+          f.add("agree regions " + std::to_string(o) + " and " + std::to_string(i) + " overlap at " + pairStr(a, b));
+          reported = true;
+        }
+        if (o < 0) o = int(i);
+      }
+  }
+  x.agree = x.c.agree.toSet();
+  const long n = x.agree.count();
+  if (n != x.c.agreePairs)
+    f.add("agree_pairs says " + std::to_string(x.c.agreePairs) + " but the regions cover " + std::to_string(n));
+  if (f.any())
+    x.add("agree", Status::False, f.str(), t0);
+  else
+    x.add("agree", Status::Holds,
+          std::to_string(x.c.agree.regions.size()) + " disjoint region(s), " + std::to_string(n) + " code pairs", t0);
+}
+
+/// Coverage: the agree set and the refuted pairs partition 0..254 x 0..254.
+void checkCoverage(Ctx &x) {
+  const auto t0 = Clock::now();
+  Failures overlap(x.opt.maxReported);
+  CodeSet anyRefuted;
+  x.refuted.clear();
+  for (size_t w = 0; w < x.c.witnesses.size(); ++w) {
+    x.refuted.push_back(x.c.witnesses[w].refutes.toSet());
+    const CodeSet &s = x.refuted.back();
+    long inAgree = 0;
+    int fa = -1, fb = -1;
+    for (int a = 0; a < kNumCodes; ++a)
+      for (int b = 0; b < kNumCodes; ++b)
+        if (s.get(a, b)) {
+          anyRefuted.set(a, b);
+          if (x.agree.get(a, b)) {
+            if (inAgree++ == 0) fa = a, fb = b;
+          }
+        }
+    if (inAgree > 0) {
+      int region = -1;
+      for (size_t i = 0; i < x.c.agree.regions.size() && region < 0; ++i)
+        if (x.c.agree.regions[i].contains(fa, fb)) region = int(i);
+      overlap.add("witnesses[" + std::to_string(w) + "] claims to refute " + std::to_string(inAgree) +
+                  " pair(s) inside the agree set, e.g. " + pairStr(fa, fb) + " in agree region " +
+                  std::to_string(region) + " (" + x.c.agree.regions[size_t(region)].str() + ")");
+    }
+  }
+  long gap = 0, refutedCount = 0;
+  int ga = -1, gb = -1;
+  for (int a = 0; a < kNumCodes; ++a)
+    for (int b = 0; b < kNumCodes; ++b) {
+      if (anyRefuted.get(a, b) && !x.agree.get(a, b)) ++refutedCount;
+      if (!x.agree.get(a, b) && !anyRefuted.get(a, b) && gap++ == 0) ga = a, gb = b;
+    }
+  Failures f(x.opt.maxReported + 1);
+  if (overlap.any()) f.add("overlap: " + overlap.str());
+  if (gap > 0)
+    f.add("gap: " + std::to_string(gap) + " code pair(s) are neither in the agree set nor refuted by a witness, e.g. " +
+          pairStr(ga, gb));
+  if (f.any())
+    x.add("coverage", Status::False, f.str(), t0);
+  else
+    x.add("coverage", Status::Holds,
+          std::to_string(x.agree.count()) + " agree + " + std::to_string(refutedCount) +
+              " refuted = 65025 code pairs, no overlap, no gap",
+          t0);
+}
+
+/// Witness replay: every pair a witness claims to refute really differs in the evaluator.
+void checkWitnesses(Ctx &x) {
+  const auto t0 = Clock::now();
+  const ModelConfig &cfg = x.c.config;
+  const bool eOnly = dependsOnEOnly(x.c.lhs) && dependsOnEOnly(x.c.rhs);
+  Failures f(x.opt.maxReported);
+  for (size_t w = 0; w < x.c.witnesses.size(); ++w) {
+    const certs::CertWitness &cw = x.c.witnesses[w];
+    const std::string name = "witnesses[" + std::to_string(w) + "]";
+    // The printed values must be those of the codes (they are what a reader looks at).
+    for (int side = 0; side < 2; ++side) {
+      const auto &vals = side ? cw.bValues : cw.aValues;
+      const auto &codes = side ? cw.b : cw.a;
+      const ElementFormat &fmt = side ? cfg.b : cfg.a;
+      for (size_t i = 0; i < vals.size() && i < codes.size(); ++i)
+        if (vals[i] != elementToString(fmt, codes[i])) {
+          f.add(name + "." + (side ? "b" : "a") + "_values[" + std::to_string(i) + "] is '" + vals[i] +
+                "' but code " + std::to_string(codes[i]) + " is " + elementToString(fmt, codes[i]));
+          break;
+        }
+    }
+    // Per e, the verdict when both placements depend on e alone (same computation).
+    std::vector<int8_t> byE(size_t(2 * kMaxCode + 1), -1);
+    ConcreteInput in;
+    in.a = cw.a;
+    in.b = cw.b;
+    const CodeSet &s = x.refuted[w];
+    for (int a = 0; a < kNumCodes; ++a)
+      for (int b = 0; b < kNumCodes; ++b) {
+        if (!s.get(a, b)) continue;
+        ++x.rep.pairsReplayed;
+        const int e = a + b - kMaxCode;
+        int8_t &memo = byE[size_t(e + kMaxCode)];
+        if (eOnly && memo >= 0) {
+          if (memo == 0) f.add(name + " does not refute " + pairStr(a, b) + " (same e as a pair it does not refute)");
+          continue;
+        }
+        in.xa = unsigned(a);
+        in.xb = unsigned(b);
+        std::vector<CVal> r = evaluatePlacements(cfg, {x.c.lhs, x.c.rhs}, in);
+        ++x.rep.evaluations;
+        const bool differs = !isRelated(r[0], r[1], x.c.relation);
+        memo = differs ? 1 : 0;
+        if (!differs)
+          f.add(name + " a=" + codesStr(cw.a) + " b=" + codesStr(cw.b) + " does not refute " + pairStr(a, b) + ": " +
+                toString(x.c.lhs) + " gives " + toDecimal(r[0], cfg.acc.fmt) + ", " + toString(x.c.rhs) + " gives " +
+                toDecimal(r[1], cfg.acc.fmt) + ", related under " + toString(x.c.relation));
+      }
+  }
+  if (f.any())
+    x.add("witnesses", Status::False, f.str(), t0);
+  else
+    x.add("witnesses", Status::Holds,
+          std::to_string(x.c.witnesses.size()) + " witness(es), " + std::to_string(x.rep.pairsReplayed) +
+              " refuted pair(s) replayed in the reference evaluator (" + std::to_string(x.rep.evaluations) +
+              " evaluations)",
+          t0);
+}
+
+/// The proofs' regions cover the agree set exactly, and region_proofs names covering proofs.
+void checkProofCoverage(Ctx &x) {
+  const auto t0 = Clock::now();
+  if (x.c.proofs.empty() && x.c.engine == "exhaustive") {
+    x.add("proof coverage", Status::Holds,
+          "no stored proofs (engine exhaustive): the checker proves the agree regions itself", t0);
+    return;
+  }
+  Failures f(x.opt.maxReported);
+  CodeSet proven;
+  std::vector<CodeSet> proofSets;
+  for (size_t i = 0; i < x.c.proofs.size(); ++i) {
+    proofSets.push_back(regionSet(x.c.proofs[i].region));
+    long outside = 0;
+    int oa = -1, ob = -1;
+    for (int a = 0; a < kNumCodes; ++a)
+      for (int b = 0; b < kNumCodes; ++b)
+        if (proofSets.back().get(a, b)) {
+          proven.set(a, b);
+          if (!x.agree.get(a, b) && outside++ == 0) oa = a, ob = b;
+        }
+    if (outside > 0)
+      f.add("proofs[" + std::to_string(i) + "] (" + x.c.proofs[i].region.str() + ") covers " + std::to_string(outside) +
+            " pair(s) outside the agree set, e.g. " + pairStr(oa, ob));
+  }
+  for (size_t j = 0; j < x.c.agree.regions.size(); ++j) {
+    const Region &r = x.c.agree.regions[j];
+    const std::vector<int> &ids = j < x.c.regionProofs.size() ? x.c.regionProofs[j] : std::vector<int>{};
+    long unproven = 0, unlisted = 0;
+    int ua = -1, ub = -1, la = -1, lb = -1;
+    for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+      for (int b = r.xb.lo; b <= r.xb.hi; ++b) {
+        if (!r.contains(a, b)) continue;
+        if (!proven.get(a, b)) {
+          if (unproven++ == 0) ua = a, ub = b;
+          continue;
+        }
+        bool listed = false;
+        for (int p : ids) listed = listed || proofSets[size_t(p)].get(a, b);
+        if (!listed && unlisted++ == 0) la = a, lb = b;
+      }
+    if (unproven > 0)
+      f.add("agree region " + std::to_string(j) + " (" + r.str() + ") has " + std::to_string(unproven) +
+            " pair(s) without a proof, e.g. " + pairStr(ua, ub));
+    else if (unlisted > 0)
+      f.add("region_proofs[" + std::to_string(j) + "] does not list proofs covering agree region " + std::to_string(j) +
+            " (" + r.str() + "), e.g. " + pairStr(la, lb));
+  }
+  if (f.any())
+    x.add("proof coverage", Status::False, f.str(), t0);
+  else
+    x.add("proof coverage", Status::Holds,
+          std::to_string(x.c.proofs.size()) + " proof region(s) cover exactly the agree set", t0);
+}
+
+/// The solvers that re-prove a proof made by `producer`.
+std::vector<std::string> reprovers(SolverChoice ch, const std::string &producer) {
+  switch (ch) {
+  case SolverChoice::Other: return {producer == "z3" ? "cvc5" : "z3"};
+  case SolverChoice::Cvc5: return {"cvc5"};
+  case SolverChoice::Z3: return {"z3"};
+  case SolverChoice::Both: return {"cvc5", "z3"};
+  case SolverChoice::None: return {};
+  }
+  return {};
+}
+
+/// Reads a query file named by a proof (relative to the certificate's directory).
+std::optional<std::string> readQueryFile(const std::string &base, const std::string &name) {
+  std::ifstream f(base + "/" + name, std::ios::binary);
+  if (!f) return std::nullopt;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+/// One proof (or, for tables without stored proofs, one agree region): the query is
+/// regenerated from the configuration and compared with the record, then re-proven.
+void checkOneProof(Ctx &x, const std::string &name, const Region &region, const certs::Proof *stored,
+                   std::map<std::string, std::unique_ptr<smt::Backend>> &backends) {
+  const auto t0 = Clock::now();
+  smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}};
+  const bool fp = stored && stored->encoding == "fp";
+  std::optional<smt::LiaEncoding> enc;
+  std::string text;
+  try {
+    if (fp) {
+      std::string why = smt::fpUnsupported(q);
+      if (!why.empty()) {
+        x.add(name, Status::False, "region " + region.str() + ": the fp encoding cannot express this query: " + why, t0);
+        return;
+      }
+      text = smt::fpQuery(q);
+    } else {
+      enc.emplace(q);
+      text = enc->smtlib2();
+    }
+  } catch (const std::exception &e) {
+    x.add(name, Status::False,
+          "region " + region.str() + ": query does not match the configuration (it cannot be generated: " + e.what() +
+              ")",
+          t0);
+    return;
+  }
+  std::string matched;
+  if (stored) {
+    const std::string sha = certs::sha256Hex(text);
+    Failures f(x.opt.maxReported);
+    if (sha != stored->querySha256)
+      f.add("SHA-256 of the regenerated query is " + sha + ", the certificate says " + stored->querySha256);
+    if (long(text.size()) != stored->queryBytes)
+      f.add("the regenerated query has " + std::to_string(text.size()) + " bytes, the certificate says " +
+            std::to_string(stored->queryBytes));
+    if (!stored->query.empty() && stored->query != text) f.add("the embedded query text differs from the regenerated one");
+    if (!stored->queryFile.empty()) {
+      auto ft = readQueryFile(x.opt.baseDir, stored->queryFile);
+      if (!ft)
+        f.add("query_file '" + stored->queryFile + "' cannot be read");
+      else if (*ft != text)
+        f.add("query_file '" + stored->queryFile + "' differs from the regenerated query");
+    }
+    if (f.any()) {
+      x.add(name, Status::False, "region " + region.str() + ": query does not match the configuration: " + f.str(), t0);
+      return;
+    }
+    matched = "query matches the configuration (SHA-256 " + sha.substr(0, 12) + "..., " + std::to_string(text.size()) +
+              " bytes" + (stored->query.empty() ? "" : ", embedded text equal") + ")";
+  }
+  const std::vector<std::string> solvers = reprovers(x.opt.solver, stored ? stored->solver : "");
+  if (solvers.empty()) {
+    x.add(name, Status::Unknown, "region " + region.str() + ": " + (matched.empty() ? "" : matched + "; ") +
+                                     "not re-proven (--solver none)",
+          t0);
+    return;
+  }
+  std::string proven;
+  for (const std::string &s : solvers) {
+    smt::CheckResult r;
+    std::string version;
+    if (fp) {
+      r = smt::solveText(s, text, x.opt.timeout);
+      if (!backends.count(s)) backends[s] = smt::makeBackend(s);
+      version = backends[s] ? backends[s]->version() : "?";
+    } else {
+      auto &be = backends[s];
+      if (!be) be = smt::makeBackend(s);
+      if (!be) {
+        x.add(name, Status::Unknown, "solver " + s + " is not available in this build", t0);
+        return;
+      }
+      version = be->version();
+      r = be->check(enc->store(), x.opt.timeout);
+    }
+    ++x.rep.reproofs;
+    const std::string who = s + " " + version;
+    if (r.verdict == smt::Verdict::Unknown) {
+      x.add(name, Status::Unknown,
+            "region " + region.str() + ": re-proof with " + who + " is unknown (" +
+                (r.reason.empty() ? std::string("no reason given") : r.reason) + ", " + std::to_string(r.seconds) + " s)",
+            t0);
+      return;
+    }
+    if (r.verdict == smt::Verdict::Sat) {
+      std::string cex = "no model";
+      if (enc) {
+        ConcreteInput in = enc->inputFromModel(r.model);
+        bool replays = false;
+        std::string vals;
+        try {
+          if (region.contains(int(in.xa), int(in.xb))) {
+            std::vector<CVal> v = evaluatePlacements(x.c.config, {x.c.lhs, x.c.rhs}, in);
+            replays = !isRelated(v[0], v[1], x.c.relation);
+            vals = std::string(": ") + toString(x.c.lhs) + " gives " + toDecimal(v[0], x.c.config.acc.fmt) + ", " +
+                   toString(x.c.rhs) + " gives " + toDecimal(v[1], x.c.config.acc.fmt);
+          }
+        } catch (const std::exception &) {
+        }
+        cex = "counterexample a=" + codesStr(in.a) + " b=" + codesStr(in.b) + " at " +
+              pairStr(int(in.xa), int(in.xb)) + vals +
+              (replays ? " (confirmed by the reference evaluator)"
+                       : " (NOT confirmed by the reference evaluator: the encoder and the evaluator disagree)");
+      }
+      x.add(name, Status::False, "region " + region.str() + ": " + who + " answers sat, the agreement is false: " + cex,
+            t0);
+      return;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " %.3f s", r.seconds);
+    proven += (proven.empty() ? "" : ", ") + who + buf;
+  }
+  x.add(name, Status::Holds,
+        "region " + region.str() + ": " + (matched.empty() ? "" : matched + "; ") + "unsat with " + proven, t0);
+}
+
+/// All proofs (or the agree regions themselves for tables without stored proofs).
+void checkProofs(Ctx &x) {
+  std::map<std::string, std::unique_ptr<smt::Backend>> backends;
+  if (x.c.proofs.empty() && x.c.engine == "exhaustive") {
+    // An uncertified (exhaustive-engine) table: the checker proves the agree regions itself.
+    for (size_t j = 0; j < x.c.agree.regions.size(); ++j)
+      checkOneProof(x, "agree[" + std::to_string(j) + "] (no stored proof; proven by the checker)",
+                    x.c.agree.regions[j], nullptr, backends);
+    return;
+  }
+  for (size_t i = 0; i < x.c.proofs.size(); ++i)
+    checkOneProof(x, "proofs[" + std::to_string(i) + "]", x.c.proofs[i].region, &x.c.proofs[i], backends);
+}
+
+/// The recorded closed form equals the one recomputed from the configuration.
+void checkBound(Ctx &x) {
+  if (!x.c.bound) return;
+  const auto t0 = Clock::now();
+  const certs::BoundRecord &b = *x.c.bound;
+  engine::ClosedForm cf = engine::closedForm(engine::PairQuery{x.c.config, x.c.lhs, x.c.rhs, x.c.relation});
+  if (!cf.applies) {
+    x.add("bound", Status::False, "no closed form covers this configuration (" + cf.whyNot + ")", t0);
+    return;
+  }
+  Failures f(x.opt.maxReported);
+  if (b.formula != cf.formula) f.add("formula differs from the recomputed '" + cf.formula + "'");
+  std::map<std::string, long> want(cf.params.begin(), cf.params.end()), got(b.params.begin(), b.params.end());
+  for (auto &[n, v] : want)
+    if (!got.count(n))
+      f.add("parameter " + n + " is missing (recomputed " + std::to_string(v) + ")");
+    else if (got[n] != v)
+      f.add("parameter " + n + " = " + std::to_string(got[n]) + ", recomputed " + std::to_string(v));
+  for (auto &[n, v] : got)
+    if (!want.count(n)) f.add("parameter " + n + " is not part of the closed form");
+  if (b.agree.toSet() != cf.guard.toSet())
+    f.add("predicted agree set {" + b.agree.str() + "} differs from the recomputed {" + cf.guard.str() + "}");
+  if (f.any())
+    x.add("bound", Status::False, "the recorded closed form does not match the configuration: " + f.str(), t0);
+  else
+    x.add("bound", Status::Holds, "recomputed from the configuration: {" + cf.guard.str() + "}", t0);
+}
+
+}  // namespace
+
+bool parseSolverChoice(const std::string &s, SolverChoice &out) {
+  static const std::map<std::string, SolverChoice> kNames = {{"other", SolverChoice::Other},
+                                                            {"cvc5", SolverChoice::Cvc5},
+                                                            {"z3", SolverChoice::Z3},
+                                                            {"both", SolverChoice::Both},
+                                                            {"none", SolverChoice::None}};
+  auto it = kNames.find(s);
+  if (it == kNames.end()) return false;
+  out = it->second;
+  return true;
+}
+
+const char *toString(Status s) {
+  switch (s) {
+  case Status::Holds: return "holds";
+  case Status::False: return "FALSE";
+  case Status::Unknown: return "unknown";
+  }
+  return "?";
+}
+
+bool CheckReport::holds() const {
+  return std::all_of(claims.begin(), claims.end(), [](const ClaimResult &c) { return c.status == Status::Holds; });
+}
+
+const ClaimResult *CheckReport::firstFalse() const {
+  for (const ClaimResult &c : claims)
+    if (c.status == Status::False) return &c;
+  return nullptr;
+}
+
+const ClaimResult *CheckReport::firstUnknown() const {
+  for (const ClaimResult &c : claims)
+    if (c.status == Status::Unknown) return &c;
+  return nullptr;
+}
+
+CheckReport checkCertificate(const certs::Certificate &c, const CheckOptions &opt) {
+  const auto t0 = Clock::now();
+  CheckReport rep;
+  Ctx x{c, opt, rep, {}, {}};
+  checkAgree(x);
+  checkCoverage(x);
+  checkWitnesses(x);
+  checkProofCoverage(x);
+  checkBound(x);
+  checkProofs(x);
+  rep.seconds = since(t0);
+  return rep;
+}
+
+}  // namespace mxcert::check

@@ -1,0 +1,68 @@
+// src/cli/cmd_check.cpp — `mxcert check FILE`: confirms or rejects every claim of a
+// certificate with the independent checker (src/check/checker.h).
+//
+// Exit codes (SPEC §8): 0 every claim holds; 1 a claim is false (the first is named on
+// stderr, all of them on stdout); 2 the file is unreadable or schema-invalid (one line on
+// stderr); 3 a re-proof came back unknown (and no claim is false).
+#include "certs/certificate.h"
+#include "src/check/checker.h"
+#include "src/cli/commands.h"
+#include "src/cli/options.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace mxcert::cli {
+
+int cmdCheck(int argc, char **argv) {
+  Args args(argc, argv, 2, {"quiet", "verbose"}, {"solver", "timeout"});
+  if (args.positional().size() != 1)
+    throw UsageError(args.positional().empty() ? "missing certificate file (mxcert check FILE)"
+                                               : "check takes one certificate file");
+  const std::string path = args.positional()[0];
+  check::CheckOptions opt;
+  const std::string solver = args.get("solver", "other");
+  if (!check::parseSolverChoice(solver, opt.solver))
+    throw UsageError("unknown --solver '" + solver + "' (expected z3, cvc5, both, other or none)");
+  opt.timeout = parseTimeoutOpt(args, 300);
+  const auto slash = path.find_last_of('/');
+  opt.baseDir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+  if (args.flag("verbose")) opt.log = [](const std::string &s) { std::fprintf(stderr, "mxcert: %s\n", s.c_str()); };
+
+  certs::Certificate cert;
+  try {
+    cert = certs::readCertificate(path);
+  } catch (const certs::SchemaError &e) {
+    throw UsageError(e.what());
+  }
+  check::CheckReport rep = check::checkCertificate(cert, opt);
+
+  if (!args.flag("quiet")) {
+    std::string out = "# mxcert check " + path + "\n# " + describe(cert.config) + ", " + toString(cert.lhs) +
+                      " vs " + toString(cert.rhs) + ", " + toString(cert.relation) + ", engine " + cert.engine +
+                      "\n";
+    for (const check::ClaimResult &c : rep.claims) {
+      char secs[32];
+      std::snprintf(secs, sizeof secs, " (%.3f s)", c.seconds);
+      out += std::string(check::toString(c.status)) + "  " + c.claim + ": " + c.detail + secs + "\n";
+    }
+    char tail[160];
+    std::snprintf(tail, sizeof tail, "%s: %zu claim(s) checked in %.3f s (%ld evaluator runs, %d solver calls)\n",
+                  rep.firstFalse() ? "REJECTED" : rep.firstUnknown() ? "UNKNOWN" : "HOLDS", rep.claims.size(),
+                  rep.seconds, rep.evaluations, rep.reproofs);
+    out += tail;
+    std::cout << out;
+    std::cout.flush();
+  }
+  if (const check::ClaimResult *f = rep.firstFalse()) {
+    std::fprintf(stderr, "mxcert: check failed: %s: %s\n", f->claim.c_str(), f->detail.c_str());
+    return kRefuted;
+  }
+  if (const check::ClaimResult *u = rep.firstUnknown()) {
+    std::fprintf(stderr, "mxcert: unknown: %s: %s\n", u->claim.c_str(), u->detail.c_str());
+    return kUnknown;
+  }
+  return kOk;
+}
+
+}  // namespace mxcert::cli
