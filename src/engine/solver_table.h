@@ -71,7 +71,7 @@ CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Ba
 struct SolverTableOptions {
   std::string solver = "cvc5";
   double timeout = 120;         ///< per region query, seconds
-  double quickTimeout = 10;     ///< first attempt on a region spanning several e values
+  double quickTimeout = 30;     ///< first attempt on a region spanning several e values
   double witnessTimeout = 5;    ///< per restricted counterexample query
   bool useClosedForm = true;
   bool keepQueries = false;     ///< keep the SMT-LIB2 text in the proof records
