@@ -80,6 +80,9 @@ public:
     char c = s_[i_];
     if (c == '(') {
       int open = int(i_);
+      // A valid tree over at most 64 leaves nests at most 63 levels; stop far deeper input
+      // here, before the recursion could exhaust the stack.
+      if (++depth_ > 64) fail("tree nested deeper than 64 levels");
       ++i_;
       std::vector<int> ch;
       for (;;) {
@@ -94,6 +97,7 @@ public:
                             std::to_string(open + 1) + ")",
                         open);
       ++i_;
+      --depth_;
       return inner(std::move(ch));
     }
     if (std::isdigit(static_cast<unsigned char>(c))) {
@@ -126,6 +130,7 @@ public:
 private:
   const std::string &s_;
   size_t i_ = 0;
+  int depth_ = 0;  ///< open parentheses on the current path
 };
 }  // namespace
 

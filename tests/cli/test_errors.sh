@@ -54,6 +54,9 @@ bad "tree duplicate leaf"       "${T[@]}" --k 3 --tree "((0 1) 1)"
 bad "tree unbalanced"           "${T[@]}" --k 3 --tree "((0 1) 2"
 bad "tree extra paren"          "${T[@]}" --k 2 --tree "(0 1))"
 bad "tree garbage"              "${T[@]}" --k 2 --tree "(0 x)"
+# 20,000 nested parentheses: rejected before the recursive parser could exhaust the stack.
+DEEP="$(printf '%.0s(' $(seq 20000))0 1$(printf '%.0s)' $(seq 20000))"
+bad "tree nested 20000 deep"     "${T[@]}" --k 2 --tree "$DEEP"
 bad "tree single child"         "${T[@]}" --k 1 --tree "(0)"
 bad "tree empty"                "${T[@]}" --k 2 --tree ""
 bad "tree unknown name"         "${T[@]}" --k 2 --tree balanced

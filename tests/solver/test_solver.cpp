@@ -152,13 +152,15 @@ TEST_CASE("solver = exhaustive: e4m3 k = 2", "[solver][exhaustive][slow]") {
 }
 
 TEST_CASE("solver = exhaustive: other formats and accumulators at k = 2", "[solver][exhaustive]") {
+  // (post2/post with 32 positive element codes takes the exhaustive engine minutes: e2m1 only.)
   for (const char *f : {"e2m3", "e3m2"})
-    for (auto &pl : kPairs)
-      compareWithExhaustive(query(f, 2, "seq", pl[0], pl[1], Relation::Bitwise));
+    for (int pi = 0; pi < 2; ++pi)
+      compareWithExhaustive(query(f, 2, "seq", kPairs[pi][0], kPairs[pi][1], Relation::Bitwise));
   for (const char *acc : {"bf16", "f16"})
-    for (auto &pl : kPairs)
+    for (int pi = 0; pi < 2; ++pi)
       for (Relation rel : {Relation::Bitwise, Relation::Value})
-        compareWithExhaustive(query("e2m1", 2, "seq", pl[0], pl[1], rel, acc));
+        compareWithExhaustive(query("e2m1", 2, "seq", kPairs[pi][0], kPairs[pi][1], rel, acc));
+  compareWithExhaustive(query("e2m1", 2, "seq", Placement::Post2, Placement::Post, Relation::Bitwise, "bf16"));
 }
 
 TEST_CASE("cvc5 and Z3 give the same tables", "[solver][z3]") {
