@@ -146,11 +146,9 @@ TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat
 // Matching
 //===----------------------------------------------------------------------===//
 
-namespace {
-
 /// The MX element format of an MLIR type (compared by its printed name with
 /// ElementFormat::mlirType(), the one place that names them), or nullopt.
-std::optional<ElementFormat> elementFormatOf(Type t) {
+std::optional<ElementFormat> elementFormatOf(mlir::Type t) {
   std::string s;
   llvm::raw_string_ostream os(s);
   t.print(os);
@@ -158,6 +156,9 @@ std::optional<ElementFormat> elementFormatOf(Type t) {
     if (f.mlirType() == s) return f;
   return std::nullopt;
 }
+
+namespace {
+
 
 /// "f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2"
 std::string mxTypeList() {

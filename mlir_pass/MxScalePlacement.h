@@ -34,6 +34,10 @@
 
 namespace mxcert::mlir_pass {
 
+/// The MX element format of an MLIR type (compared by its printed name with
+/// ElementFormat::mlirType(), the one place that names them), or nullopt.
+std::optional<ElementFormat> elementFormatOf(mlir::Type t);
+
 /// How the pass decides between the placements (the pass option `mode`).
 enum class PlacementMode {
   Auto,    ///< constant scales: decide at compile time; otherwise insert a runtime guard

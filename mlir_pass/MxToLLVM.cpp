@@ -1,6 +1,7 @@
 // mlir_pass/MxToLLVM.cpp — exact lowerings of narrow-float extensions, scaling_extf and ordered
 // float reductions, and the `--mx-to-llvm` pipeline (see MxToLLVM.h for why each exists).
 #include "mlir_pass/MxToLLVM.h"
+#include "mlir_pass/MxScalePlacement.h"
 
 #include "models/formats.h"
 
@@ -40,15 +41,6 @@ Value i32c(OpBuilder &b, Location loc, Type t, int64_t v) {
   return splat(b, loc, withShape(t, b.getI32Type()), b.getI32IntegerAttr(int32_t(uint32_t(v))));
 }
 
-/// The MX element format of a type (by its MLIR name), or nullopt.
-std::optional<ElementFormat> mxFormatOf(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  t.print(os);
-  for (const ElementFormat &f : elementFormats())
-    if (f.mlirType() == s) return f;
-  return std::nullopt;
-}
 
 /// f32 bit pattern of the canonical quiet NaN (SPEC §3 prints NaN as 0x7FC00000).
 constexpr int64_t kF32NaN = 0x7FC00000;
@@ -119,7 +111,7 @@ struct LowerNarrowExtF : OpRewritePattern<arith::ExtFOp> {
     Value bits;
     if (isa<Float8E8M0FNUType>(inE)) {
       bits = decodeScaleBits(rewriter, loc, op.getIn());
-    } else if (std::optional<ElementFormat> f = mxFormatOf(inE)) {
+    } else if (std::optional<ElementFormat> f = elementFormatOf(inE)) {
       bits = decodeElementBits(rewriter, loc, op.getIn(), *f);
     } else {
       return rewriter.notifyMatchFailure(op, "source is not an MX element type or f8E8M0FNU");
