@@ -66,8 +66,10 @@ template <class D> Val<D> nanVal(D &d, typename D::Int X) {
 }
 
 /// Whether v is finite.
+/// (Written as not(nan or inf), the same term as roundAcc's pass-through arm, so that a
+/// symbolic domain shares it.)
 template <class D> typename D::Bool isFinite(D &d, const Val<D> &v) {
-  return d.land(d.lnot(v.nan), d.lnot(v.inf));
+  return d.lnot(d.lor(v.nan, v.inf));
 }
 
 /// Whether v is a (signed) zero.
@@ -206,7 +208,8 @@ template <class D> Val<D> rebase(D &d, const Val<D> &v, const typename D::Int &b
 /// trailing zeros and N * 2^X is on the subnormal grid — needs no division at all and is the
 /// same arm whatever the binade; (2) one arm per normal binade that needs rounding; (3) the
 /// off-grid subnormal cases, one per exponent value (or a single arm when everything rounds
-/// to zero). Arms the abstract ranges of N and X exclude are not generated.
+/// to zero). Arms the abstract ranges of N and X exclude are not generated. Overflow is one
+/// test on the merged rounded value (see `complete`), not one per arm.
 template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   using Int = typename D::Int;
   using Bool = typename D::Bool;
@@ -221,19 +224,35 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     r.prec = std::min<unsigned>(r.prec, unsigned(p));
     return r;
   };
+  // NaN and ±inf are unchanged. When a symbolic domain cannot tell whether v is special, the
+  // arms below still compute from v's N and X (don't care for a special) and `finish` puts
+  // the special's flags and sign back: so the magnitude of the result does not depend on the
+  // NaN/inf flags, and the flags do not depend on the magnitude's case split.
+  if (auto special = d.known(d.lor(v.nan, v.inf)); special && *special) return v;
+  // Whether an arm that overflows to an infinity was generated (RNE only).
+  bool mayOverflowToInf = false;
+  const Bool neg = v.neg;
+  auto finish = [&](Val<D> r) {
+    r = rounded(std::move(r));
+    r.nan = v.nan;  // rounding neither creates nor removes a NaN
+    r.inf = mayOverflowToInf ? d.lor(v.inf, r.inf) : v.inf;
+    r.neg = neg;    // every arm keeps the sign (a zero too)
+    return r;
+  };
   Select<D, Val<D>> sel(d);
-  sel.when(d.lor(v.nan, v.inf), [&] { return v; });
-  sel.when(d.eq(v.N, L(0)), [&] { return v; });  // a zero keeps its sign
-  if (sel.done()) return rounded(sel.result());
+  sel.when(d.eq(v.N, L(0)), [&] { return Val<D>{d.litB(false), d.litB(false), neg, v.N, v.X, v.prec}; });
+  if (sel.done()) return finish(sel.result());
 
   const Interval nr = d.range(v.N);
   const Interval xr = d.range(v.X);
   const unsigned tz = d.tz(v.N);
-  const Bool neg = v.neg;
 
   // The overflow result with the value's sign (an infinity keeps the N it would have had).
   auto overflowed = [&](const Int &wouldBe) -> Val<D> {
-    if (rne) return infVal(d, neg, wouldBe, v.X, unsigned(p));
+    if (rne) {
+      mayOverflowToInf = true;
+      return infVal(d, neg, wouldBe, v.X, unsigned(p));
+    }
     return finiteVal(d, neg, L(Integer::pow2(p) - 1), L(I(emax - p + 1)));
   };
   // Drop s >= 1 bits of N with the rounding mode: returns (q + up) * 2^s. Needed only in
@@ -250,7 +269,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     return d.mulc(d.add(qr.q, d.ite(up, L(1), L(0))), Integer::pow2(s));
   };
 
-  if (nr.hi.sign() <= 0) return rounded(sel.result());
+  if (nr.hi.sign() <= 0) return finish(sel.result());
   const Integer nlo = max(nr.lo, Integer(1));
   const unsigned mLo = nlo.msb(), mHi = nr.hi.msb();
   const int64_t tzc = std::min<int64_t>(tz, 100000);
@@ -278,12 +297,46 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     return any;
   };
   auto zeroRes = [&] { return finiteVal(d, neg, L(0), v.X); };
+  // Rounding is monotone: a rounded N is at most max N rounded up to p significant bits (in
+  // a normal binade) and at most 2^(msb+1) (on the subnormal grid). This bound (checked at
+  // run time by the concrete domain) keeps symbolic ranges from doubling at every node of a
+  // deep tree.
+  const int64_t fitBits = int64_t(p) + tzc;
+  Integer bound = nr.hi;
+  if (mHi + 1 > unsigned(fitBits)) {
+    const unsigned s = unsigned(int64_t(mHi) + 1 - p);
+    if (!nr.hi.lowBits(s).isZero()) bound = ((nr.hi >> s) + 1) << s;
+  }
+  if (xr.lo < I(int64_t(emin) - int64_t(mLo))) bound = max(bound, Integer::pow2(mHi + 1));
+  // The arms give r, the value rounded to p bits (or to the subnormal grid) with an
+  // unbounded exponent. It overflows exactly when it reaches 2^(emax+1): for RNE that is
+  // the exact value >= (2 - 2^-p) 2^emax; for RTZ, rounding down is monotone and 2^(emax+1)
+  // has p bits, so r >= 2^(emax+1) iff the exact value is. One test on r, the same term
+  // whichever arm produced r, so that two placements that round the same N (pre's root and
+  // post's tree; post's final scaling of an already rounded value) share it.
+  auto complete = [&](Val<D> r) {
+    r.N = d.narrow(r.N, Interval{Integer(0), bound});
+    const Interval rr = d.range(r.N);
+    if (rr.hi.sign() > 0) {
+      const int64_t t = int64_t(emax) + 1;
+      Bool ovf = d.litB(false);
+      for (unsigned m = max(rr.lo, Integer(1)).msb(); m <= rr.hi.msb(); ++m) {
+        Bool c = d.le(L(I(t - int64_t(m))), r.X);
+        if (rr.lo < Integer::pow2(m)) c = d.land(c, d.le(L(Integer::pow2(m)), r.N));
+        ovf = d.lor(ovf, c);
+      }
+      Select<D, Val<D>> o(d);
+      o.when(ovf, [&] { return overflowed(r.N); });
+      o.when(d.litB(true), [&] { return r; });
+      r = o.result();
+    }
+    return finish(std::move(r));
+  };
 
   // 1. Exact: N has at most p significant bits above its known zeros (N < 2^(p + tz)) and
   //    N * 2^X lies on the grid 2^(emin - p + 1) (X >= emin - p + 1 - tz). The value is
   //    representable unless it reaches 2^(emax+1) (overflow); FTZ flushes it below 2^emin.
   //    When N is known to have at most p significant bits, every normal value is exact too.
-  const int64_t fitBits = int64_t(p) + tzc;
   const int64_t gridX = int64_t(emin) - p + 1 - tzc;
   {
     Bool fits = fitBits > int64_t(mHi) ? d.litB(true) : d.lt(v.N, L(Integer::pow2(unsigned(fitBits))));
@@ -291,15 +344,16 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     Bool exact = d.land(fits, onGrid);
     if (precOK) exact = d.lor(exact, atLeastPow2(emin, mHi));
     sel.when(exact, [&] {
+      const Val<D> same{d.litB(false), d.litB(false), neg, v.N, v.X, v.prec};
+      if (!ftz) return same;
       const unsigned mMax = precOK ? mHi : unsigned(std::min<int64_t>(fitBits - 1, mHi));
       Select<D, Val<D>> o(d);
-      o.when(atLeastPow2(int64_t(emax) + 1, mMax), [&] { return overflowed(v.N); });
-      if (ftz) o.when(d.lnot(atLeastPow2(emin, mMax)), zeroRes);
-      o.when(d.litB(true), [&] { return v; });
+      o.when(d.lnot(atLeastPow2(emin, mMax)), zeroRes);
+      o.when(d.litB(true), [&] { return same; });
       return o.result();
     });
   }
-  if (sel.done()) return rounded(sel.result());
+  if (sel.done()) return complete(sel.result());
 
   // 2. Rounding in a normal binade m (X + m >= emin) with more than p + tz bits: drop
   //    s = m - p + 1 bits.
@@ -307,19 +361,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     const int64_t mi = int64_t(m);
     if (xr.hi < I(emin - mi)) continue;
     Bool c = d.land(inBinade(m), d.le(L(I(emin - mi)), v.X));
-    sel.when(c, [&] {
-      const unsigned s = unsigned(mi - p + 1);
-      Int nr2 = dropBits(s, c, m);
-      Bool ovf = d.le(L(I(emax + 1 - mi)), v.X);  // exact value >= 2^(emax+1)
-      if (rne) {
-        // A carry into the next binade at the top of the range also overflows.
-        ovf = d.lor(ovf, d.land(d.eq(v.X, L(I(emax - mi))), d.eq(nr2, L(Integer::pow2(m + 1)))));
-      }
-      Select<D, Val<D>> o(d);
-      o.when(ovf, [&] { return overflowed(nr2); });
-      o.when(d.lnot(ovf), [&] { return finiteVal(d, neg, nr2, v.X); });
-      return o.result();
-    });
+    sel.when(c, [&] { return finiteVal(d, neg, dropBits(unsigned(mi - p + 1), c, m), v.X); });
   }
 
   // 3. Subnormal and off the grid (X < emin - p + 1 - tz, X + m < emin): drop
@@ -345,24 +387,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
       });
     }
   }
-  // Rounding is monotone: a rounded N is at most max N rounded up to p significant bits (in
-  // a normal binade), at most 2^(msb+1) (on the subnormal grid), and RTZ's overflow gives
-  // 2^p - 1. This bound (checked at run time by the concrete domain) keeps symbolic ranges
-  // from doubling at every node of a deep tree.
-  Val<D> res = rounded(sel.result());
-  // Rounding neither creates nor removes a NaN (the first arm passes NaN through; every
-  // other arm is finite or an overflow to inf): say so structurally, so that a symbolic
-  // domain does not see the NaN flag depend on the magnitude case split.
-  res.nan = v.nan;
-  Integer bound = nr.hi;
-  if (mHi + 1 > unsigned(fitBits)) {
-    const unsigned s = unsigned(int64_t(mHi) + 1 - p);
-    if (!nr.hi.lowBits(s).isZero()) bound = ((nr.hi >> s) + 1) << s;
-  }
-  if (xr.lo < I(int64_t(emin) - int64_t(mLo))) bound = max(bound, Integer::pow2(mHi + 1));
-  if (!rne) bound = max(bound, Integer::pow2(p) - 1);
-  res.N = d.narrow(res.N, Interval{Integer(0), bound});
-  return res;
+  return complete(sel.result());
 }
 
 /// The running state of an exact n-ary sum (SPEC §4): specials seen, whether every child so
@@ -441,7 +466,11 @@ typename D::Bool related(D &d, const Val<D> &r1, const Val<D> &r2, Relation rel)
   auto bothNaN = d.land(r1.nan, r2.nan);
   auto notNaN = d.land(d.lnot(r1.nan), d.lnot(r2.nan));
   auto sameSign = d.lnot(d.lxor(r1.neg, r2.neg));
-  auto sameInf = d.land(notNaN, d.land(d.land(r1.inf, r2.inf), sameSign));
+  // Infinities of the same sign, written with the signs under their inf flags (a & (a ? x :
+  // y) simplifies to a & x), so that a symbolic domain drops the finite sign of a sum.
+  auto bothInf = d.land(r1.inf, r2.inf);
+  auto infNeg1 = d.land(r1.inf, r1.neg), infNeg2 = d.land(r2.inf, r2.neg);
+  auto sameInf = d.land(notNaN, d.land(bothInf, d.lnot(d.lxor(infNeg1, infNeg2))));
   // Magnitudes matter only for finite values: mask them to 0 otherwise, so that a symbolic
   // domain sees that the magnitude an inf or NaN carries along is irrelevant (and the whole
   // computation behind it drops out of the query).

@@ -315,6 +315,21 @@ TermRef TermStore::land(TermRef a, TermRef b) {
   // Absorption: a & (a | y) = a.
   if (y.op == Op::Or && (y.args[0] == a.id || y.args[1] == a.id)) return a;
   if (x.op == Op::Or && (x.args[0] == b.id || x.args[1] == b.id)) return b;
+  // Context: a & (a ? u : v) = a & u, and (not a) & (a ? u : v) = (not a) & v; the same
+  // under a negation: a & not(a ? u : v) = a & not u, (not a) & not(a ? u : v) = (not a) & not v.
+  for (int side = 0; side < 2; ++side) {
+    const TermRef c = side ? b : a, o = side ? a : b;
+    const Node &cn = nodes_[c.id];
+    const bool negated = nodes_[o.id].op == Op::Not;
+    const Node &on = negated ? nodes_[nodes_[o.id].args[0]] : nodes_[o.id];
+    if (on.op != Op::IteB) continue;
+    int pick = 0;
+    if (on.args[0] == c.id) pick = 1;
+    else if (cn.op == Op::Not && on.args[0] == cn.args[0]) pick = 2;
+    if (!pick) continue;
+    const TermRef u{on.args[size_t(pick)]};
+    return land(c, negated ? lnot(u) : u);
+  }
   Node n;
   n.op = Op::And;
   n.args = {std::min(a.id, b.id), std::max(a.id, b.id)};
@@ -348,6 +363,9 @@ TermRef TermStore::iteB(TermRef c, TermRef a, TermRef b) {
   // ite(c, c, b) = c | b and ite(c, a, c) = c & a.
   if (a == c) return lor(c, b);
   if (b == c) return land(c, a);
+  // ite(c, ite(c, x, y), z) = ite(c, x, z) and ite(c, x, ite(c, y, z)) = ite(c, x, z).
+  if (an.op == Op::IteB && an.args[0] == c.id) return iteB(c, TermRef{an.args[1]}, b);
+  if (bn.op == Op::IteB && bn.args[0] == c.id) return iteB(c, a, TermRef{bn.args[2]});
   Node n;
   n.op = Op::IteB;
   n.args = {c.id, a.id, b.id};
