@@ -266,10 +266,9 @@ TEST_CASE("the closed form equals the table: MXFP8", "[solver][bound][slow]") {
     for (const char *t : {"seq", "pairwise"})
       for (int k : {2, 32})
         for (int pi = 0; pi < 2; ++pi) {
-          // e5m2 at k = 32 with the pairwise tree takes the solver minutes per e near the top
-          // of its interval (docs/benchmarks.md): not a unit-test size.
-          if (std::string(f) == "e5m2" && k == 32 && std::string(t) == "pairwise") continue;
           closedFormMatches(query(f, k, t, kPairs[pi][0], kPairs[pi][1], Relation::Bitwise));
+          // The value relation at k = 32 (two intervals), pre/post only (a few s each).
+          if (k == 32 && pi == 0) closedFormMatches(query(f, k, t, kPairs[pi][0], kPairs[pi][1], Relation::Value));
         }
 }
 
