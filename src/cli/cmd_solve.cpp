@@ -183,6 +183,25 @@ int cmdCex(int argc, char **argv) {
   engine::CexSearch cs = engine::searchCounterexample(q, r, *b, timeout, std::min(timeout, 10.0), true);
   if (cs.verdict == smt::Verdict::Sat) {
     std::cout << describeCex(q, *cs.witness);
+    // The witness may come from the structured search (checked by the reference evaluator
+    // only): also have the solver check it against the QF_LIA encoding, with the inputs fixed
+    // (the same query as `emit-smt2 --xa --xb --a-vals --b-vals`). A disagreement between
+    // the encoder and the evaluator is a bug and is reported as such, never as an answer.
+    engine::LeafFix fixed;
+    for (size_t i = 0; i < cs.witness->a.size(); ++i) fixed.emplace_back(std::make_pair(cs.witness->a[i], cs.witness->b[i]));
+    Region at;
+    at.xa.lo = at.xa.hi = cs.witness->xa;
+    at.xb.lo = at.xb.hi = cs.witness->xb;
+    at.e.lo = at.e.hi = cs.witness->xa + cs.witness->xb - 254;
+    engine::RegionCheck c = engine::checkRegion(q, at, *b, timeout, fixed);
+    if (c.verdict == smt::Verdict::Sat) {
+      std::printf("  QF_LIA check: sat with these inputs fixed (%s %s, %.3f s)\n", b->name().c_str(),
+                  b->version().c_str(), c.seconds);
+    } else if (c.verdict == smt::Verdict::Unsat) {
+      throw std::logic_error("the QF_LIA encoding is unsat on a counterexample the reference evaluator confirms");
+    } else {
+      std::printf("  QF_LIA check: unknown (%s); the reference evaluator confirms the counterexample\n", c.reason.c_str());
+    }
     return kRefuted;
   }
   if (cs.verdict == smt::Verdict::Unsat) {
@@ -240,7 +259,7 @@ int cmdBound(int argc, char **argv) {
 
 int cmdEmitSmt2(int argc, char **argv) {
   std::set<std::string> valued = solverOptions();
-  valued.insert({"encoding", "xa", "xb", "e", "guard"});
+  valued.insert({"encoding", "xa", "xb", "e", "guard", "a-vals", "b-vals"});
   Args args(argc, argv, 2, {}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q = parseQuery(args);
@@ -268,6 +287,21 @@ int cmdEmitSmt2(int argc, char **argv) {
   }
   const std::string enc = args.get("encoding", "lia");
   smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, r, {}};
+  // --a-vals/--b-vals (as in `mxcert eval`): every leaf's elements fixed, e.g. to have a
+  // solver check a counterexample against the encoding.
+  if (args.get("a-vals") || args.get("b-vals")) {
+    std::vector<unsigned> av, bv;
+    try {
+      av = parseElementList(q.cfg.a, args.require("a-vals"));
+      bv = parseElementList(q.cfg.b, args.require("b-vals"));
+    } catch (const ValueError &e) {
+      throw UsageError(e.what());
+    }
+    if (av.size() != size_t(q.cfg.k()) || bv.size() != size_t(q.cfg.k()))
+      throw UsageError("--a-vals and --b-vals need k = " + std::to_string(q.cfg.k()) + " values each (got " +
+                       std::to_string(av.size()) + " and " + std::to_string(bv.size()) + ")");
+    for (size_t i = 0; i < av.size(); ++i) sq.fixed.emplace_back(std::make_pair(av[i], bv[i]));
+  }
   if (enc == "lia") {
     std::cout << smt::LiaEncoding(sq).smtlib2();
   } else if (enc == "fp") {
