@@ -71,6 +71,29 @@ std::string describeCex(const engine::PairQuery &q, const engine::Witness &w) {
   return t;
 }
 
+/// The witness may come from the structured search (checked by the reference evaluator
+/// only): also have the solver check it against the QF_LIA encoding with the inputs fixed (the
+/// query `emit-smt2 --xa --xb --a-vals --b-vals` prints). An encoding that is unsat on an input
+/// the evaluator confirms is a bug, reported as an internal error, never as an answer.
+std::string liaCheck(const engine::PairQuery &q, const engine::Witness &w, smt::Backend &b, double timeout) {
+  engine::LeafFix fixed;
+  for (size_t i = 0; i < w.a.size(); ++i) fixed.emplace_back(std::make_pair(w.a[i], w.b[i]));
+  Region at;
+  at.xa.lo = at.xa.hi = w.xa;
+  at.xb.lo = at.xb.hi = w.xb;
+  at.e.lo = at.e.hi = w.xa + w.xb - 254;
+  engine::RegionCheck c = engine::checkRegion(q, at, b, timeout, fixed);
+  char buf[256];
+  if (c.verdict == smt::Verdict::Sat) {
+    std::snprintf(buf, sizeof buf, "  QF_LIA check: sat with these inputs fixed (%s %s, %.3f s)\n", b.name().c_str(),
+                  b.version().c_str(), c.seconds);
+    return buf;
+  }
+  if (c.verdict == smt::Verdict::Unsat)
+    throw std::logic_error("the QF_LIA encoding is unsat on a counterexample the reference evaluator confirms");
+  return "  QF_LIA check: unknown (" + c.reason + "); the reference evaluator confirms the counterexample\n";
+}
+
 /// Proves a region, splitting it on timeouts. Returns kOk (proven), kRefuted (with the
 /// counterexample in `cex`) or kUnknown.
 int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, double timeout,
@@ -159,7 +182,7 @@ int cmdProve(int argc, char **argv) {
     std::optional<engine::Witness> cex;
     int rc = proveRegion(q, r, *b, timeout, report, cex);
     if (rc == kRefuted) {
-      std::cout << report << "refuted: " << r.str() << "\n" << describeCex(q, *cex);
+      std::cout << report << "refuted: " << r.str() << "\n" << describeCex(q, *cex) << liaCheck(q, *cex, *b, timeout);
       return kRefuted;
     }
     if (rc == kUnknown) worst = kUnknown;
@@ -183,25 +206,7 @@ int cmdCex(int argc, char **argv) {
   engine::CexSearch cs = engine::searchCounterexample(q, r, *b, timeout, std::min(timeout, 10.0), true);
   if (cs.verdict == smt::Verdict::Sat) {
     std::cout << describeCex(q, *cs.witness);
-    // The witness may come from the structured search (checked by the reference evaluator
-    // only): also have the solver check it against the QF_LIA encoding, with the inputs fixed
-    // (the same query as `emit-smt2 --xa --xb --a-vals --b-vals`). A disagreement between
-    // the encoder and the evaluator is a bug and is reported as such, never as an answer.
-    engine::LeafFix fixed;
-    for (size_t i = 0; i < cs.witness->a.size(); ++i) fixed.emplace_back(std::make_pair(cs.witness->a[i], cs.witness->b[i]));
-    Region at;
-    at.xa.lo = at.xa.hi = cs.witness->xa;
-    at.xb.lo = at.xb.hi = cs.witness->xb;
-    at.e.lo = at.e.hi = cs.witness->xa + cs.witness->xb - 254;
-    engine::RegionCheck c = engine::checkRegion(q, at, *b, timeout, fixed);
-    if (c.verdict == smt::Verdict::Sat) {
-      std::printf("  QF_LIA check: sat with these inputs fixed (%s %s, %.3f s)\n", b->name().c_str(),
-                  b->version().c_str(), c.seconds);
-    } else if (c.verdict == smt::Verdict::Unsat) {
-      throw std::logic_error("the QF_LIA encoding is unsat on a counterexample the reference evaluator confirms");
-    } else {
-      std::printf("  QF_LIA check: unknown (%s); the reference evaluator confirms the counterexample\n", c.reason.c_str());
-    }
+    std::cout << liaCheck(q, *cs.witness, *b, timeout);
     return kRefuted;
   }
   if (cs.verdict == smt::Verdict::Unsat) {
