@@ -295,3 +295,91 @@ TEST_CASE("proof records regenerate to the same query text", "[solver]") {
     REQUIRE(smt::solveText("z3", text, 60).verdict == smt::Verdict::Unsat);
   }
 }
+
+TEST_CASE("the term store's simplifications are equivalences", "[solver][term]") {
+  // Random Boolean and integer terms over three small variables, built through the store
+  // (which folds and rewrites as it goes: absorption, ite context rules, c & (c ? u : v) = c & u,
+  // ...) and, alongside, evaluated directly by their definition on every assignment. The
+  // store's term must have the same truth table / value table as the definition.
+  smt::TermStore s;
+  const std::vector<std::string> names = {"x", "y", "z"};
+  std::vector<smt::TermRef> vars;
+  for (const auto &n : names) vars.push_back(s.intVar(n, Integer(-1), Integer(1)));
+  std::vector<std::map<std::string, Integer>> assignments;
+  for (int x = -1; x <= 1; ++x)
+    for (int y = -1; y <= 1; ++y)
+      for (int z = -1; z <= 1; ++z)
+        assignments.push_back({{"x", Integer(x)}, {"y", Integer(y)}, {"z", Integer(z)}});
+  const size_t n = assignments.size();
+  using BoolTable = std::vector<bool>;
+  using IntTable = std::vector<int64_t>;
+  std::vector<std::pair<smt::TermRef, BoolTable>> bools;
+  std::vector<std::pair<smt::TermRef, IntTable>> ints;
+  for (size_t v = 0; v < vars.size(); ++v) {
+    IntTable t(n);
+    for (size_t i = 0; i < n; ++i) t[i] = assignments[i].at(names[v]).toInt64();
+    ints.push_back({vars[v], t});
+  }
+  ints.push_back({s.intConst(Integer(0)), IntTable(n, 0)});
+  size_t checked = 0;
+  // Every new term is checked on every assignment as soon as it is built.
+  auto checkB = [&](const std::pair<smt::TermRef, BoolTable> &b) {
+    for (size_t i = 0; i < n; ++i)
+      if (s.evalBool(b.first, assignments[i]) != b.second[i]) FAIL("Boolean term differs at assignment " << i);
+    ++checked;
+  };
+  auto checkI = [&](const std::pair<smt::TermRef, IntTable> &x) {
+    for (size_t i = 0; i < n; ++i)
+      if (s.evalInt(x.first, assignments[i]).toInt64() != x.second[i]) FAIL("integer term differs at assignment " << i);
+  };
+  uint64_t seed = 12345;
+  auto rnd = [&](size_t m) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return size_t((seed >> 33) % m);
+  };
+  for (int step = 0; step < 4000; ++step) {
+    const size_t op = rnd(9);
+    if (op <= 1 || bools.size() < 2) {  // a comparison of two integer terms
+      auto &a = ints[rnd(ints.size())], &b = ints[rnd(ints.size())];
+      BoolTable t(n);
+      const bool le = op == 0;
+      for (size_t i = 0; i < n; ++i) t[i] = le ? a.second[i] <= b.second[i] : a.second[i] == b.second[i];
+      bools.push_back({le ? s.le(a.first, b.first) : s.eq(a.first, b.first), t});
+      checkB(bools.back());
+      continue;
+    }
+    auto &a = bools[rnd(bools.size())], &b = bools[rnd(bools.size())], &c = bools[rnd(bools.size())];
+    BoolTable t(n);
+    smt::TermRef r;
+    switch (op) {
+    case 2: r = s.lnot(a.first); for (size_t i = 0; i < n; ++i) t[i] = !a.second[i]; break;
+    case 3: r = s.land(a.first, b.first); for (size_t i = 0; i < n; ++i) t[i] = a.second[i] && b.second[i]; break;
+    case 4: r = s.lor(a.first, b.first); for (size_t i = 0; i < n; ++i) t[i] = a.second[i] || b.second[i]; break;
+    case 5: r = s.lxor(a.first, b.first); for (size_t i = 0; i < n; ++i) t[i] = a.second[i] != b.second[i]; break;
+    case 6: r = s.iteB(a.first, b.first, c.first); for (size_t i = 0; i < n; ++i) t[i] = a.second[i] ? b.second[i] : c.second[i]; break;
+    case 7: {  // an integer ite (and a sum) feeding later comparisons
+      auto &x = ints[rnd(ints.size())], &y = ints[rnd(ints.size())];
+      IntTable ti(n);
+      for (size_t i = 0; i < n; ++i) ti[i] = a.second[i] ? x.second[i] : y.second[i];
+      ints.push_back({s.ite(a.first, x.first, y.first), ti});
+      checkI(ints.back());
+      if (ints.size() > 40) ints.erase(ints.begin() + 4);
+      continue;
+    }
+    default: {  // the context rule's shape on purpose: c & (c ? u : v), (not c) & not(c ? u : v)
+      smt::TermRef it = s.iteB(a.first, b.first, c.first);
+      const bool neg = rnd(2), negIt = rnd(2);
+      smt::TermRef cc = neg ? s.lnot(a.first) : a.first;
+      r = s.land(cc, negIt ? s.lnot(it) : it);
+      for (size_t i = 0; i < n; ++i) {
+        const bool itv = a.second[i] ? b.second[i] : c.second[i];
+        t[i] = (neg ? !a.second[i] : a.second[i]) && (negIt ? !itv : itv);
+      }
+    }
+    }
+    bools.push_back({r, t});
+    checkB(bools.back());
+    if (bools.size() > 60) bools.erase(bools.begin());
+  }
+  CHECK(checked > 3000);
+}
