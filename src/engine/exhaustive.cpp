@@ -319,7 +319,6 @@ private:
 
 ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt) {
   auto t0 = std::chrono::steady_clock::now();
-  CD d;
   ExhaustiveResult res;
   res.witnessOf.assign(size_t(kNumCodes) * kNumCodes, -1);
 
