@@ -159,7 +159,6 @@ std::optional<ElementFormat> elementFormatOf(mlir::Type t) {
 
 namespace {
 
-
 /// "f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2"
 std::string mxTypeList() {
   std::string s;

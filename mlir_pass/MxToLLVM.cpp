@@ -41,7 +41,6 @@ Value i32c(OpBuilder &b, Location loc, Type t, int64_t v) {
   return splat(b, loc, withShape(t, b.getI32Type()), b.getI32IntegerAttr(int32_t(uint32_t(v))));
 }
 
-
 /// f32 bit pattern of the canonical quiet NaN (SPEC §3 prints NaN as 0x7FC00000).
 constexpr int64_t kF32NaN = 0x7FC00000;
 

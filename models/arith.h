@@ -193,6 +193,21 @@ template <class D> Val<D> rebase(D &d, const Val<D> &v, const typename D::Int &b
   }
 }
 
+/// Whether N * 2^X >= 2^t, for N in `nr` (nr.hi > 0) with msb N <= mMax: exists m with
+/// N >= 2^m and X >= t - m (m = msb N is the witness); comparisons the range implies are
+/// dropped.
+template <class D>
+typename D::Bool valueAtLeastPow2(D &d, const typename D::Int &N, const Interval &nr, const typename D::Int &X,
+                                  int64_t t, unsigned mMax) {
+  typename D::Bool any = d.litB(false);
+  for (unsigned m = max(nr.lo, Integer(1)).msb(); m <= std::min(nr.hi.msb(), mMax); ++m) {
+    typename D::Bool c = d.le(d.lit(Integer(t - int64_t(m))), X);
+    if (nr.lo < Integer::pow2(m)) c = d.land(c, d.le(d.lit(Integer::pow2(m)), N));
+    any = d.lor(any, c);
+  }
+  return any;
+}
+
 /// Rounds the exact value v once into the accumulator (SPEC §3):
 ///  * NaN, ±inf and ±0 are unchanged.
 ///  * For N in [2^m, 2^(m+1)) the binade exponent is X + m. If X + m >= emin (normal), the
@@ -286,16 +301,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     if (nr.hi >= hi2) b = d.land(b, d.lt(v.N, L(hi2)));
     return b;
   };
-  // N * 2^X >= 2^t  <=>  exists m: N >= 2^m and X >= t - m (m = msb N is the witness).
-  auto atLeastPow2 = [&](int64_t t, unsigned mMax) {
-    Bool any = d.litB(false);
-    for (unsigned m = mLo; m <= std::min(mHi, mMax); ++m) {
-      Bool c = d.le(L(I(t - int64_t(m))), v.X);
-      if (nr.lo < Integer::pow2(m)) c = d.land(c, d.le(L(Integer::pow2(m)), v.N));
-      any = d.lor(any, c);
-    }
-    return any;
-  };
+  auto atLeastPow2 = [&](int64_t t, unsigned mMax) { return valueAtLeastPow2(d, v.N, nr, v.X, t, mMax); };
   auto zeroRes = [&] { return finiteVal(d, neg, L(0), v.X); };
   // Rounding is monotone: a rounded N is at most max N rounded up to p significant bits (in
   // a normal binade) and at most 2^(msb+1) (on the subnormal grid). This bound (checked at
@@ -318,13 +324,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     r.N = d.narrow(r.N, Interval{Integer(0), bound});
     const Interval rr = d.range(r.N);
     if (rr.hi.sign() > 0) {
-      const int64_t t = int64_t(emax) + 1;
-      Bool ovf = d.litB(false);
-      for (unsigned m = max(rr.lo, Integer(1)).msb(); m <= rr.hi.msb(); ++m) {
-        Bool c = d.le(L(I(t - int64_t(m))), r.X);
-        if (rr.lo < Integer::pow2(m)) c = d.land(c, d.le(L(Integer::pow2(m)), r.N));
-        ovf = d.lor(ovf, c);
-      }
+      const Bool ovf = valueAtLeastPow2(d, r.N, rr, r.X, int64_t(emax) + 1, rr.hi.msb());
       Select<D, Val<D>> o(d);
       o.when(ovf, [&] { return overflowed(r.N); });
       o.when(d.litB(true), [&] { return r; });

@@ -71,18 +71,28 @@ std::string describeCex(const engine::PairQuery &q, const engine::Witness &w) {
   return t;
 }
 
+/// The region of the single code pair (xa, xb).
+Region pairRegion(int xa, int xb) {
+  Region r;
+  r.xa.lo = r.xa.hi = xa;
+  r.xb.lo = r.xb.hi = xb;
+  r.e.lo = r.e.hi = xa + xb - 254;
+  return r;
+}
+
+/// Every leaf i fixed to the element codes (a[i], b[i]).
+engine::LeafFix fixAll(const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
+  engine::LeafFix fixed;
+  for (size_t i = 0; i < a.size(); ++i) fixed.emplace_back(std::make_pair(a[i], b[i]));
+  return fixed;
+}
+
 /// The witness may come from the structured search (checked by the reference evaluator
 /// only): also have the solver check it against the QF_LIA encoding with the inputs fixed (the
 /// query `emit-smt2 --xa --xb --a-vals --b-vals` prints). An encoding that is unsat on an input
 /// the evaluator confirms is a bug, reported as an internal error, never as an answer.
 std::string liaCheck(const engine::PairQuery &q, const engine::Witness &w, smt::Backend &b, double timeout) {
-  engine::LeafFix fixed;
-  for (size_t i = 0; i < w.a.size(); ++i) fixed.emplace_back(std::make_pair(w.a[i], w.b[i]));
-  Region at;
-  at.xa.lo = at.xa.hi = w.xa;
-  at.xb.lo = at.xb.hi = w.xb;
-  at.e.lo = at.e.hi = w.xa + w.xb - 254;
-  engine::RegionCheck c = engine::checkRegion(q, at, b, timeout, fixed);
+  engine::RegionCheck c = engine::checkRegion(q, pairRegion(w.xa, w.xb), b, timeout, fixAll(w.a, w.b));
   char buf[256];
   if (c.verdict == smt::Verdict::Sat) {
     std::snprintf(buf, sizeof buf, "  QF_LIA check: sat with these inputs fixed (%s %s, %.3f s)\n", b.name().c_str(),
@@ -197,10 +207,8 @@ int cmdCex(int argc, char **argv) {
   Args args(argc, argv, 2, {}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q = parseQuery(args);
-  Region r;
-  r.xa.lo = r.xa.hi = codeOpt(args, "xa");
-  r.xb.lo = r.xb.hi = codeOpt(args, "xb");
-  r.e.lo = r.e.hi = r.xa.lo + r.xb.lo - 254;
+  const int xa = codeOpt(args, "xa"), xb = codeOpt(args, "xb");  // in this order (errors name xa first)
+  const Region r = pairRegion(xa, xb);
   auto b = backendFor(args);
   const double timeout = parseTimeoutOpt(args, 300);
   engine::CexSearch cs = engine::searchCounterexample(q, r, *b, timeout, std::min(timeout, 10.0), true);
@@ -273,9 +281,8 @@ int cmdEmitSmt2(int argc, char **argv) {
   const int chosen = int(pair) + int(bool(args.get("e"))) + int(bool(args.get("guard")));
   if (chosen > 1) throw UsageError("choose one of --xa/--xb, --e or --guard");
   if (pair) {
-    r.xa.lo = r.xa.hi = codeOpt(args, "xa");
-    r.xb.lo = r.xb.hi = codeOpt(args, "xb");
-    r.e.lo = r.e.hi = r.xa.lo + r.xb.lo - 254;
+    const int xa = codeOpt(args, "xa"), xb = codeOpt(args, "xb");
+    r = pairRegion(xa, xb);
   } else if (auto ev = args.get("e")) {
     if (!dependsOnEOnly(q.lhs) || !dependsOnEOnly(q.rhs))
       throw UsageError(std::string("--e needs placements that depend on e alone (pre, post); ") + toString(q.lhs) +
@@ -305,7 +312,7 @@ int cmdEmitSmt2(int argc, char **argv) {
     if (av.size() != size_t(q.cfg.k()) || bv.size() != size_t(q.cfg.k()))
       throw UsageError("--a-vals and --b-vals need k = " + std::to_string(q.cfg.k()) + " values each (got " +
                        std::to_string(av.size()) + " and " + std::to_string(bv.size()) + ")");
-    for (size_t i = 0; i < av.size(); ++i) sq.fixed.emplace_back(std::make_pair(av[i], bv[i]));
+    sq.fixed = fixAll(av, bv);
   }
   if (enc == "lia") {
     std::cout << smt::LiaEncoding(sq).smtlib2();
