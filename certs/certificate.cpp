@@ -112,6 +112,7 @@ json toJson(const Certificate &c) {
                {"query_bytes", p.queryBytes}};
     if (!p.query.empty()) pj["query"] = p.query;
     if (!p.queryFile.empty()) pj["query_file"] = p.queryFile;
+    if (p.constantFalse) pj["constant_false"] = *p.constantFalse;
     proofs.push_back(pj);
   }
   json ws = json::array();
@@ -173,7 +174,7 @@ Certificate certificateFromJson(const json &j) {
     const json &p = proofs[i];
     const std::string where = "proofs[" + std::to_string(i) + "]";
     onlyKeys(p, {"region", "solver", "solver_version", "seconds", "encoding", "query_sha256", "query_bytes",
-                 "query", "query_file"},
+                 "query", "query_file", "constant_false"},
              where);
     Proof pr;
     pr.region = regionFromJson(field(p, "region", where));
@@ -191,6 +192,10 @@ Certificate certificateFromJson(const json &j) {
       pr.queryFile = getString(p, "query_file");
       if (!safeRelativePath(pr.queryFile))
         throw SchemaError(where + ".query_file: expected a relative path without '..'");
+    }
+    if (p.contains("constant_false")) {
+      if (!p.at("constant_false").is_boolean()) throw SchemaError(where + ".constant_false: expected true or false");
+      pr.constantFalse = p.at("constant_false").get<bool>();
     }
     c.proofs.push_back(pr);
   }

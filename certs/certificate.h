@@ -35,6 +35,10 @@ struct Proof {
   long queryBytes = 0;
   std::string query;          ///< the text itself (optional, may be empty)
   std::string queryFile;      ///< a file holding the text, relative to the certificate (optional)
+  /// Whether the query is the constant false: the encoder's analysis decided the region
+  /// before any solver saw it ("constant_false"; absent in older files; the checker
+  /// recomputes it and rejects a wrong value).
+  std::optional<bool> constantFalse;
 };
 
 /// One witness: element codes, and the code pairs it claims to refute.

@@ -49,9 +49,11 @@ template <class D> struct BlockInput {
   typename D::Int xa, xb;
 };
 
-/// Evaluates `tree` over leaf values: each inner node rounds the exact sum of its children.
+/// Evaluates `tree` over leaf values: the value of every node, in the tree's node order
+/// (children before parents, the root last); each inner node rounds the exact sum of its
+/// children.
 template <class D>
-Val<D> evalTree(D &d, const Tree &tree, const std::vector<Val<D>> &leaves, const AccSpec &acc) {
+std::vector<Val<D>> evalTreeNodes(D &d, const Tree &tree, const std::vector<Val<D>> &leaves, const AccSpec &acc) {
   std::vector<Val<D>> val;
   val.reserve(tree.nodes().size());
   for (const Tree::Node &n : tree.nodes()) {
@@ -63,7 +65,13 @@ Val<D> evalTree(D &d, const Tree &tree, const std::vector<Val<D>> &leaves, const
     for (size_t i = 1; i < n.children.size(); ++i) s = sumAdd(d, s, val[size_t(n.children[i])]);
     val.push_back(roundAcc(d, sumFinish(d, s), acc));
   }
-  return val.back();
+  return val;
+}
+
+/// The value of `tree` over leaf values (its root; see evalTreeNodes).
+template <class D>
+Val<D> evalTree(D &d, const Tree &tree, const std::vector<Val<D>> &leaves, const AccSpec &acc) {
+  return evalTreeNodes(d, tree, leaves, acc).back();
 }
 
 /// The scale quantities of one code pair: sa = xa - 127, sb = xb - 127, e = sa + sb, and

@@ -40,6 +40,10 @@ public:
   const TermStore &store() const { return store_; }
   /// Whether the region contains no code pair at all (then the query is trivially unsat).
   bool emptyRegion() const { return empty_; }
+  /// Whether the query is the constant false although the region has code pairs: the
+  /// analysis folded "the placements differ" to false, so a solver's unsat checks nothing
+  /// beyond the input bounds (the analysis' own soundness is not re-checked by it).
+  bool constantFalse() const { return !empty_ && store_.trivallyFalse(); }
   /// The concrete input a solver model describes.
   ConcreteInput inputFromModel(const std::map<std::string, Integer> &model) const;
   /// The query as SMT-LIB2 text (deterministic).

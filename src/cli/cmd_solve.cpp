@@ -120,14 +120,18 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
     rc.verdict = cs.verdict;
     rc.reason = cs.reason;
     rc.seconds = cs.proof.seconds;
+    rc.proof = cs.proof;
     if (cs.witness) {
       rc.cex = ConcreteInput{cs.witness->a, cs.witness->b, unsigned(cs.witness->xa), unsigned(cs.witness->xb)};
     }
   }
   char buf[256];
   if (rc.verdict == smt::Verdict::Unsat) {
-    std::snprintf(buf, sizeof buf, "  %s: unsat (%s %s, %.3f s)\n", r.str().c_str(), b.name().c_str(),
-                  b.version().c_str(), rc.seconds);
+    std::snprintf(buf, sizeof buf, "  %s: unsat (%s %s, %.3f s)%s\n", r.str().c_str(), b.name().c_str(),
+                  b.version().c_str(), rc.seconds,
+                  rc.proof.constantFalse ? "; the query is the constant false: decided by the encoder's analysis, "
+                                           "not by solver reasoning"
+                                         : "");
     report += buf;
     return kOk;
   }

@@ -1,4 +1,5 @@
 // src/cli/cmd_table.cpp — `mxcert table`: the exact agree set of two placements, certified.
+#include <cstring>
 #include "certs/certificate.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
@@ -26,14 +27,25 @@ std::string summary(const engine::PairQuery &q, const certs::Certificate &c, boo
     if (c.engine == "solver") {
       double secs = 0;
       std::string solvers;
+      size_t constant = 0;
       for (int p : c.regionProofs[i]) {
         secs += c.proofs[size_t(p)].seconds;
+        if (c.proofs[size_t(p)].constantFalse.value_or(false)) ++constant;
         if (solvers.find(c.proofs[size_t(p)].solver) == std::string::npos)
           solvers += (solvers.empty() ? "" : "+") + c.proofs[size_t(p)].solver;
       }
       char buf[128];
-      std::snprintf(buf, sizeof buf, "   proven: %zu unsat quer%s (%s, %.3f s)", c.regionProofs[i].size(),
-                    c.regionProofs[i].size() == 1 ? "y" : "ies", solvers.c_str(), secs);
+      const size_t n = c.regionProofs[i].size();
+      if (constant == n) {
+        // Honest wording: the encoder's analysis folded the question to false; the solver's
+        // unsat involved no reasoning (docs/solver.md, "Constant-false queries").
+        std::snprintf(buf, sizeof buf, "   decided by the encoder's analysis: %zu quer%s the constant false (%s, %.3f s)",
+                      n, n == 1 ? "y is" : "ies are", solvers.c_str(), secs);
+      } else {
+        std::snprintf(buf, sizeof buf, "   proven: %zu unsat quer%s (%s, %.3f s)", n, n == 1 ? "y" : "ies",
+                      solvers.c_str(), secs);
+        if (constant > 0) std::snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", %zu of them the constant false", constant);
+      }
       t += buf;
     }
     t += "\n";

@@ -1,6 +1,8 @@
 // src/engine/bounds.cpp — closed-form agree sets (see bounds.h and docs/bounds.md).
 #include "src/engine/bounds.h"
 
+#include "models/placement.h"
+
 #include <algorithm>
 
 namespace mxcert::engine {
@@ -74,17 +76,8 @@ ClosedForm closedForm(const PairQuery &q) {
   if (floorLog2(tmax) > af.emax) return no("the largest product overflows " + af.name);
 
   // Node maxima on all-maximal leaves at scale 1 (rounding is monotone).
-  const Tree &t = c.tree;
-  std::vector<CVal> val;
-  for (const Tree::Node &n : t.nodes()) {
-    if (n.leaf >= 0) {
-      val.push_back(roundAcc(d, tmax, c.acc));
-      continue;
-    }
-    SumAcc<CD> s = sumStart(d, val[size_t(n.children[0])]);
-    for (size_t i = 1; i < n.children.size(); ++i) s = sumAdd(d, s, val[size_t(n.children[i])]);
-    val.push_back(roundAcc(d, sumFinish(d, s), c.acc));
-  }
+  const std::vector<CVal> val =
+      evalTreeNodes(d, c.tree, std::vector<CVal>(size_t(c.k()), roundAcc(d, tmax, c.acc)), c.acc);
   const CVal &Dmax = val.back();
   if (Dmax.inf) return no("the tree overflows " + af.name + " at scale 1");
   int64_t logM = floorLog2(val[0]);

@@ -280,6 +280,7 @@ RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &
     rc.proof.seconds = r.seconds;
     rc.proof.sha256 = certs::sha256Hex(text);
     rc.proof.bytes = text.size();
+    rc.proof.constantFalse = enc->constantFalse();
     if (keepText) rc.proof.smt2 = text;
   }
   return rc;

@@ -31,6 +31,9 @@ struct ProofRecord {
   std::string sha256;         ///< of the SMT-LIB2 query text
   size_t bytes = 0;           ///< size of the query text
   std::string smt2;           ///< the query text (only when requested)
+  /// The query is the constant false (the encoder's analysis decided the region; the
+  /// solver's "unsat" involved no reasoning). docs/solver.md.
+  bool constantFalse = false;
 };
 
 /// The answer of one solver query on one region.

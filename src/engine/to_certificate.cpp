@@ -44,6 +44,7 @@ certs::Certificate certificateOf(const PairQuery &q, const SolverTableResult &r)
     cp.seconds = p.seconds;
     cp.querySha256 = p.sha256;
     cp.queryBytes = long(p.bytes);
+    cp.constantFalse = p.constantFalse;
     cp.query = p.smt2;
     c.proofs.push_back(cp);
   }

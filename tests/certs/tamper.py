@@ -143,7 +143,8 @@ case("widen agree + proof region (old query)", write("t4.json", d), 1, "query do
 # the second solver finds the counterexample.
 q = emit("--a", "e2m1", "--b", "e2m1", "--k", "2", "--tree", "seq", "--lhs", "pre", "--rhs", "post", "--guard",
          "xa:0..254,xb:0..254,e:%d..%d" % (d["proofs"][0]["region"]["e"][0], E_HI + 1))
-d["proofs"][0].update(query=q, query_sha256=sha256(q), query_bytes=len(q.encode()))
+# (The widened query is no longer the constant false, and the attacker says so.)
+d["proofs"][0].update(query=q, query_sha256=sha256(q), query_bytes=len(q.encode()), constant_false=False)
 case("widen agree + proof + regenerated query", write("t5.json", d), 1, "answers sat")
 
 d = copy.deepcopy(pp)
@@ -236,6 +237,16 @@ case("drop the proof", write("t24.json", d), 1, "proof coverage")
 d = copy.deepcopy(dp)
 d["witnesses"][0]["refutes"] = d["witnesses"][0]["refutes"] + d["agree"]
 case("witness claims pairs inside the agree set", write("t25.json", d), 1, "overlap")
+
+# constant_false: the writer records whether the encoder's analysis decided a proof's region
+# (the query is the constant false); the checker recomputes it.
+assert pp["proofs"][0]["constant_false"] is True, "the public example's query is the constant false"
+d = copy.deepcopy(pp)
+d["proofs"][0]["constant_false"] = False
+case("constant_false flipped (hiding an analysis-decided proof)", write("t26.json", d), 1, "constant_false")
+d = copy.deepcopy(pp)
+d["proofs"][0]["constant_false"] = "yes"
+case("constant_false not a Boolean", write("t27.json", d), 2, "constant_false")
 
 # --- unreadable or schema-invalid (exit 2) ---------------------------------------------------
 text = open(os.path.join(TMP, "pp2.ok.json")).read()
