@@ -24,7 +24,7 @@ public:
     cvc5::Solver slv;
     slv.setLogic("QF_LIA");
     slv.setOption("produce-models", "true");
-    if (timeoutSec > 0) slv.setOption("tlimit-per", std::to_string(long(timeoutSec * 1000)));
+    if (timeoutSec > 0) slv.setOption("tlimit-per", std::to_string(std::max(1L, long(timeoutSec * 1000))));  // never 0 (= no limit)
     cvc5::Sort intS = slv.getIntegerSort();
     const TermStore::Live live = store.live();
     std::unordered_map<uint32_t, cvc5::Term> memo;

@@ -25,7 +25,7 @@ public:
     z3::solver slv(ctx, "QF_LIA");
     if (timeoutSec > 0) {
       z3::params p(ctx);
-      p.set("timeout", unsigned(timeoutSec * 1000));
+      p.set("timeout", std::max(1u, unsigned(timeoutSec * 1000)));  // never 0 (= no limit)
       slv.set(p);
     }
     const TermStore::Live live = store.live();

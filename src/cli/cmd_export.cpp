@@ -137,6 +137,8 @@ int cmdExport(int argc, char **argv) {
     throw UsageError(args.positional().empty() ? "missing certificate file (mxcert export FILE --as cpp|json|mlir)"
                                                : "export takes one certificate file");
   const std::string path = args.positional()[0];
+  // The path goes into comments of generated code: never a raw line break or backslash.
+  const std::string shownPath = commentSafe(path);
   const std::string as = args.require("as");
   if (as != "cpp" && as != "json" && as != "mlir")
     throw UsageError("unknown --as '" + as + "' (expected cpp, json or mlir)");
@@ -150,9 +152,9 @@ int cmdExport(int argc, char **argv) {
   if (!isIdentifier(name)) throw UsageError("--name: '" + name + "' is not a C identifier");
   std::string text;
   if (as == "cpp") {
-    text = asCpp(t, name, path);
+    text = asCpp(t, name, shownPath);
   } else if (as == "mlir") {
-    text = asMlir(t, name, path);
+    text = asMlir(t, name, shownPath);
   } else {
     certs::Certificate c;
     c.config = t.config;

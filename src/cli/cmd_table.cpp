@@ -94,11 +94,15 @@ int cmdTable(int argc, char **argv) {
   }
   const std::string json = certs::toJson(cert).dump(1) + "\n";
   if (auto out = args.get("o")) {
-    std::ofstream f(*out, std::ios::binary);
-    if (!f || !(f << json)) throw UsageError("cannot write '" + *out + "'");
+    // Only a complete table replaces the file (atomically); an incomplete one never
+    // overwrites a good certificate.
+    if (complete)
+      writeFileAtomic(*out, json);
+    else
+      std::fprintf(stderr, "mxcert: unknown: the table is incomplete: '%s' was not written (an existing file is kept)\n",
+                   commentSafe(*out).c_str());
   }
-  std::cout << (args.flag("json") ? json : summary(q, cert, complete));
-  std::cout.flush();
+  writeStdout(args.flag("json") ? json : summary(q, cert, complete));
   return complete ? kOk : kUnknown;
 }
 

@@ -39,19 +39,26 @@ int main(int argc, char **argv) {
   }
   std::string cmd = argv[1];
   try {
-    if (cmd == "eval") return cmdEval(argc, argv);
-    if (cmd == "table") return cmdTable(argc, argv);
-    if (cmd == "prove") return cmdProve(argc, argv);
-    if (cmd == "cex") return cmdCex(argc, argv);
-    if (cmd == "bound") return cmdBound(argc, argv);
-    if (cmd == "emit-smt2") return cmdEmitSmt2(argc, argv);
-    if (cmd == "check") return cmdCheck(argc, argv);
-    if (cmd == "export") return cmdExport(argc, argv);
-    if (cmd == "--version" || cmd == "version") {
-      std::printf("mxcert %s\n", MXCERT_VERSION);
-      return kOk;
-    }
-    throw UsageError("unknown command '" + cmd + "' (try mxcert --help)");
+    auto run = [&]() -> int {
+      if (cmd == "eval") return cmdEval(argc, argv);
+      if (cmd == "table") return cmdTable(argc, argv);
+      if (cmd == "prove") return cmdProve(argc, argv);
+      if (cmd == "cex") return cmdCex(argc, argv);
+      if (cmd == "bound") return cmdBound(argc, argv);
+      if (cmd == "emit-smt2") return cmdEmitSmt2(argc, argv);
+      if (cmd == "check") return cmdCheck(argc, argv);
+      if (cmd == "export") return cmdExport(argc, argv);
+      if (cmd == "--version" || cmd == "version") {
+        std::printf("mxcert %s\n", MXCERT_VERSION);
+        return kOk;
+      }
+      throw UsageError("unknown command '" + cmd + "' (try mxcert --help)");
+    };
+    const int rc = run();
+    // Whatever a command printed must have reached standard output: a full disk or a closed
+    // pipe is an error (exit 2), never a success with a truncated answer.
+    writeStdout("");
+    return rc;
   } catch (const UsageError &e) {
     std::fprintf(stderr, "mxcert: error: %s\n", e.what());
     return kUsage;

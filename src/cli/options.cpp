@@ -3,10 +3,17 @@
 
 #include "models/value_io.h"
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace mxcert::cli {
 
@@ -165,16 +172,77 @@ std::string describe(const ModelConfig &cfg) {
 }
 
 void emit(const Args &args, const std::string &text) {
-  auto out = args.get("o");
-  if (!out) {
-    std::cout << text;
-    std::cout.flush();
-    return;
+  if (auto out = args.get("o"))
+    writeFileAtomic(*out, text);
+  else
+    writeStdout(text);
+}
+
+void writeFileAtomic(const std::string &path, const std::string &text) {
+  const size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  std::string tmpl = (dir == "/" ? "" : dir) + "/.mxcert-tmp-XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) throw UsageError("cannot write '" + commentSafe(path) + "': " + std::strerror(errno));
+  const std::string tmp(name.data());
+  auto fail = [&](const char *what) {
+    const int err = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw UsageError("cannot write '" + commentSafe(path) + "': " + what + ": " + std::strerror(err));
+  };
+  // Ignoring SIGXFSZ turns a file-size limit into an error we report (and clean up after).
+  struct sigaction ign {}, old {};
+  ign.sa_handler = SIG_IGN;
+  ::sigaction(SIGXFSZ, &ign, &old);
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::sigaction(SIGXFSZ, &old, nullptr);
+      fail("write");
+    }
+    done += size_t(n);
   }
-  std::ofstream f(*out, std::ios::binary);
-  if (!f) throw UsageError("cannot write '" + *out + "'");
-  f << text;
-  if (!f) throw UsageError("error writing '" + *out + "'");
+  ::sigaction(SIGXFSZ, &old, nullptr);
+  if (::fsync(fd) != 0) fail("fsync");
+  const mode_t um = ::umask(0);
+  ::umask(um);
+  ::fchmod(fd, 0666 & ~um);
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw UsageError("cannot write '" + commentSafe(path) + "': close: " + std::strerror(err));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw UsageError("cannot write '" + commentSafe(path) + "': rename: " + std::strerror(err));
+  }
+}
+
+void writeStdout(const std::string &text) {
+  std::cout << text;
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
+    throw UsageError(std::string("cannot write standard output: ") + std::strerror(errno ? errno : EIO));
+}
+
+std::string commentSafe(const std::string &s) {
+  std::string o;
+  for (unsigned char ch : s) {
+    if (ch >= 0x20 && ch < 0x7F && ch != '\\') {
+      o += char(ch);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", ch);
+      o += buf;
+    }
+  }
+  return o;
 }
 
 }  // namespace mxcert::cli

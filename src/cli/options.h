@@ -58,7 +58,18 @@ double parseTimeoutOpt(const Args &args, double dflt);
 /// "a=e2m1 b=e2m1 acc=f32 round=rne subnormals=keep k=2 tree=(0 1)".
 std::string describe(const ModelConfig &cfg);
 
-/// Writes `text` to the file named by -o (or stdout when absent). UsageError if unwritable.
+/// Writes `text` to the file named by -o (writeFileAtomic), or to stdout (writeStdout) when
+/// there is no -o.
 void emit(const Args &args, const std::string &text);
+/// Writes `text` to `path` atomically: a temporary file in the same directory, written,
+/// flushed and fsync'ed, then renamed over `path`. On any failure the temporary file is
+/// removed, `path` is left as it was, and UsageError names the reason (exit 2).
+void writeFileAtomic(const std::string &path, const std::string &text);
+/// Writes `text` to standard output and flushes it; UsageError when that fails (a full disk,
+/// a closed pipe), so that no command reports success with a truncated output.
+void writeStdout(const std::string &text);
+/// `s` with every byte outside printable ASCII, and the backslash, written as \xNN: safe
+/// inside a one-line comment of generated code (no line break, no line continuation).
+std::string commentSafe(const std::string &s);
 
 }  // namespace mxcert::cli
