@@ -1,5 +1,4 @@
 // src/cli/cmd_table.cpp — `mxcert table`: the exact agree set of two placements, certified.
-#include <cstring>
 #include "certs/certificate.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
@@ -34,7 +33,7 @@ std::string summary(const engine::PairQuery &q, const certs::Certificate &c, boo
         if (solvers.find(c.proofs[size_t(p)].solver) == std::string::npos)
           solvers += (solvers.empty() ? "" : "+") + c.proofs[size_t(p)].solver;
       }
-      char buf[128];
+      char buf[256];
       const size_t n = c.regionProofs[i].size();
       if (constant == n) {
         // Honest wording: the encoder's analysis folded the question to false; the solver's
@@ -44,9 +43,9 @@ std::string summary(const engine::PairQuery &q, const certs::Certificate &c, boo
       } else {
         std::snprintf(buf, sizeof buf, "   proven: %zu unsat quer%s (%s, %.3f s)", n, n == 1 ? "y" : "ies",
                       solvers.c_str(), secs);
-        if (constant > 0) std::snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ", %zu of them the constant false", constant);
       }
       t += buf;
+      if (constant > 0 && constant < n) t += ", " + std::to_string(constant) + " of them the constant false";
     }
     t += "\n";
   }
