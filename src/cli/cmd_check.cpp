@@ -55,11 +55,11 @@ int cmdCheck(int argc, char **argv) {
     std::cout.flush();
   }
   if (const check::ClaimResult *f = rep.firstFalse()) {
-    std::fprintf(stderr, "mxcert: check failed: %s: %s\n", f->claim.c_str(), f->detail.c_str());
+    std::fprintf(stderr, "mxcert: check failed: %s: %s\n", f->claim.c_str(), oneLine(f->detail).c_str());
     return kRefuted;
   }
   if (const check::ClaimResult *u = rep.firstUnknown()) {
-    std::fprintf(stderr, "mxcert: unknown: %s: %s\n", u->claim.c_str(), u->detail.c_str());
+    std::fprintf(stderr, "mxcert: unknown: %s: %s\n", u->claim.c_str(), oneLine(u->detail).c_str());
     return kUnknown;
   }
   return kOk;

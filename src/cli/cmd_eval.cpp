@@ -33,12 +33,16 @@ std::pair<int, int> parseCodeRange(const std::string &name, const std::string &v
 
 std::vector<Placement> parsePlacementList(const std::string &v) {
   std::vector<Placement> out;
-  std::stringstream ss(v);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = v.find(',', start);
+    const std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.empty() && !v.empty()) throw UsageError("--placements: empty item in '" + v + "'");
     auto p = parsePlacement(item);
     if (!p) throw UsageError("unknown placement '" + item + "' in --placements");
     out.push_back(*p);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
   }
   if (out.empty()) throw UsageError("--placements is empty");
   return out;

@@ -300,6 +300,8 @@ int cmdEmitSmt2(int argc, char **argv) {
     Guard g = parseGuardOpt(args);
     if (g.regions.size() != 1) throw UsageError("--guard: emit-smt2 takes one region (one query)");
     r = g.regions[0];
+  } else {
+    throw UsageError("emit-smt2 needs a region: --xa/--xb, --e or --guard");
   }
   const std::string enc = args.get("encoding", "lia");
   smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, r, {}};
@@ -321,6 +323,8 @@ int cmdEmitSmt2(int argc, char **argv) {
   if (enc == "lia") {
     std::cout << smt::LiaEncoding(sq).smtlib2();
   } else if (enc == "fp") {
+    const std::string why = smt::fpUnsupported(sq);
+    if (!why.empty()) throw UsageError("--encoding fp cannot express this query: " + why);
     std::cout << smt::fpQuery(sq);
   } else {
     throw UsageError("unknown --encoding '" + enc + "' (expected lia or fp)");

@@ -60,13 +60,13 @@ int main(int argc, char **argv) {
     writeStdout("");
     return rc;
   } catch (const UsageError &e) {
-    std::fprintf(stderr, "mxcert: error: %s\n", e.what());
+    std::fprintf(stderr, "mxcert: error: %s\n", oneLine(e.what()).c_str());
     return kUsage;
   } catch (const std::bad_alloc &) {
     std::fprintf(stderr, "mxcert: unknown: out of memory\n");
     return kUnknown;
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "mxcert: internal error: %s\n", e.what());
+    std::fprintf(stderr, "mxcert: internal error: %s\n", oneLine(e.what()).c_str());
     return 70;
   }
 }

@@ -101,7 +101,9 @@ ModelConfig parseConfig(const Args &args) {
       throw UsageError("unknown --format '" + *f + "' (expected mxfp4, mxfp6 or mxfp8)");
   } else {
     if (!args.get("a") && !args.get("b")) throw UsageError("missing --a/--b (or --format)");
-    a = args.get("a", args.get("b", ""));
+    // --b defaults to --a (a = b is the common case); --b alone is a forgotten --a.
+    if (!args.get("a")) throw UsageError("missing --a (--b defaults to --a, not the other way round)");
+    a = *args.get("a");
     b = args.get("b", a);
   }
   ElementFormat fa = elementOpt("a", a), fb = elementOpt("b", b);
@@ -229,6 +231,20 @@ void writeStdout(const std::string &text) {
   std::cout.flush();
   if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
     throw UsageError(std::string("cannot write standard output: ") + std::strerror(errno ? errno : EIO));
+}
+
+std::string oneLine(const std::string &s) {
+  std::string o;
+  for (unsigned char ch : s) {
+    if (ch >= 0x20 && ch != 0x7F) {
+      o += char(ch);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", ch);
+      o += buf;
+    }
+  }
+  return o;
 }
 
 std::string commentSafe(const std::string &s) {

@@ -71,5 +71,8 @@ void writeStdout(const std::string &text);
 /// `s` with every byte outside printable ASCII, and the backslash, written as \xNN: safe
 /// inside a one-line comment of generated code (no line break, no line continuation).
 std::string commentSafe(const std::string &s);
+/// `s` with control characters (line breaks included) written as \\xNN: an error message
+/// stays one line whatever a user-given value contains.
+std::string oneLine(const std::string &s);
 
 }  // namespace mxcert::cli

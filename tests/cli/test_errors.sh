@@ -100,4 +100,17 @@ bad "unknown placement (rhs)"   "${T[@]}" --k 2 --rhs scaled
 bad "unknown relation (eval)"   "${E[@]}" --k 1 --a-vals 1 --b-vals 1 --relation approx
 bad "unknown relation (table)"  "${T[@]}" --k 2 --relation approx
 
+# Reliability audit, smaller items: --b without --a, a trailing comma in --placements,
+# emit-smt2 without a region, QF_FP on what it cannot express, and a value with a line break
+# (the error stays one line: the `bad` contract checks it).
+bad "--b without --a"            eval --b e2m1 --k 1 --xa 127 --xb 127 --a-vals 1 --b-vals 1
+bad "placement list 'pre,'"      "${E[@]}" --k 1 --a-vals 1 --b-vals 1 --placements pre,
+bad "placement list ',post'"     "${E[@]}" --k 1 --a-vals 1 --b-vals 1 --placements ,post
+bad "placement list 'pre,,post'" "${E[@]}" --k 1 --a-vals 1 --b-vals 1 --placements pre,,post
+bad "emit-smt2 without a region" emit-smt2 --format mxfp4 --k 2 --lhs pre --rhs post
+bad "emit-smt2 fp, fused k = 3"  emit-smt2 --format mxfp4 --k 3 --tree fused --lhs pre --rhs post --e 0 --encoding fp
+bad "emit-smt2 fp, ftz"          emit-smt2 --format mxfp4 --k 2 --lhs pre --rhs post --e 0 --encoding fp --subnormals ftz
+bad "a line break in a value"    table --format $'mx\nfp4' --k 2
+bad "a line break in a tree"     "${T[@]}" --k 2 --tree $'(0\n1'
+
 finish
