@@ -3,11 +3,17 @@
 
 #include "models/value_io.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace mxcert::certs {
 
@@ -273,20 +279,51 @@ json parseStrict(const std::string &text, const std::string &what) {
   }
 }
 
+std::string readRegularFile(const std::string &path, size_t maxBytes) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw SchemaError("cannot read '" + path + "': " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    throw SchemaError("cannot read '" + path + "'");
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    throw SchemaError("cannot read '" + path + "': a directory");
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw SchemaError("cannot read '" + path + "': not a regular file (a FIFO, device or socket)");
+  }
+  if (uint64_t(st.st_size) > maxBytes) {
+    ::close(fd);
+    throw SchemaError("'" + path + "' is larger than " + std::to_string(maxBytes) + " bytes");
+  }
+  // Read at most maxBytes + 1 (a file that grows while read is caught, never read whole).
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0) {
+      ::close(fd);
+      throw SchemaError("cannot read '" + path + "': " + std::strerror(errno));
+    }
+    if (n == 0) break;
+    text.append(buf, size_t(n));
+    if (text.size() > maxBytes) {
+      ::close(fd);
+      throw SchemaError("'" + path + "' is larger than " + std::to_string(maxBytes) + " bytes");
+    }
+  }
+  ::close(fd);
+  return text;
+}
+
 namespace {
 json parseFile(const std::string &path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw SchemaError("cannot read '" + path + "': a directory");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw SchemaError("cannot read '" + path + "'");
-  f.seekg(0, std::ios::end);
-  const std::streamoff size = f.tellg();
-  if (size < 0) throw SchemaError("cannot read '" + path + "'");
-  if (size_t(size) > kMaxFileBytes) throw SchemaError("'" + path + "' is larger than 1 GiB");
-  f.seekg(0, std::ios::beg);
-  std::string text(size_t(size), '\0');
-  if (!f.read(text.data(), size)) throw SchemaError("cannot read '" + path + "'");
-  return parseStrict(text, "'" + path + "'");
+  return parseStrict(readRegularFile(path, kMaxFileBytes), "'" + path + "'");
 }
 }  // namespace
 

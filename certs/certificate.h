@@ -81,6 +81,10 @@ Certificate certificateFromJson(const nlohmann::json &j);
 /// duplicate keys, nesting deeper than kMaxJsonDepth and files over kMaxFileBytes).
 Certificate readCertificate(const std::string &path);
 
+/// The contents of a regular file of at most maxBytes; SchemaError for a directory, a FIFO,
+/// a device or a socket (refused without blocking), a larger file, or a read error.
+std::string readRegularFile(const std::string &path, size_t maxBytes);
+
 /// Limits of the reader (inputs beyond them are SchemaError, never a crash or a stall).
 constexpr size_t kMaxFileBytes = size_t(1) << 30;   ///< 1 GiB
 constexpr int kMaxJsonDepth = 64;                   ///< nesting of arrays and objects

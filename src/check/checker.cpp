@@ -293,13 +293,14 @@ std::vector<std::string> reprovers(SolverChoice ch, const std::string &producer)
   return {};
 }
 
-/// Reads a query file named by a proof (relative to the certificate's directory).
-std::optional<std::string> readQueryFile(const std::string &base, const std::string &name) {
-  std::ifstream f(base + "/" + name, std::ios::binary);
-  if (!f) return std::nullopt;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+/// Reads a query file named by a proof (relative to the certificate's directory): a regular
+/// file of at most `bytes` bytes (the length the proof states), or nullopt.
+std::optional<std::string> readQueryFile(const std::string &base, const std::string &name, long bytes) {
+  try {
+    return certs::readRegularFile(base + "/" + name, size_t(std::max(0L, bytes)));
+  } catch (const certs::SchemaError &) {
+    return std::nullopt;
+  }
 }
 
 /// One proof (or, for tables without stored proofs, one agree region): the query is
@@ -344,9 +345,9 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
       f.add(std::string("constant_false says ") + (*stored->constantFalse ? "true" : "false") +
             " but the regenerated query is " + (enc->constantFalse() ? "" : "not ") + "the constant false");
     if (!stored->queryFile.empty()) {
-      auto ft = readQueryFile(x.opt.baseDir, stored->queryFile);
+      auto ft = readQueryFile(x.opt.baseDir, stored->queryFile, stored->queryBytes);
       if (!ft)
-        f.add("query_file '" + stored->queryFile + "' cannot be read");
+        f.add("query_file '" + stored->queryFile + "' cannot be read (missing, not a regular file, or longer than query_bytes)");
       else if (*ft != text)
         f.add("query_file '" + stored->queryFile + "' differs from the regenerated query");
     }

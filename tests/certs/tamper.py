@@ -310,6 +310,17 @@ d["config"]["tree"] = "(0 1 2)"
 case("tree not matching k", write("s24.json", d), 2, "config.tree")
 case("file does not exist", os.path.join(TMP, "nope.json"), 2, "cannot read")
 case("a directory", TMP, 2, "cannot read")
+# Files that are not regular must be refused without blocking (a FIFO has no writer here).
+fifo = os.path.join(TMP, "cert.fifo")
+os.mkfifo(fifo)
+case("a FIFO as the certificate", fifo, 2, "not a regular file")
+d = copy.deepcopy(pp)
+os.mkfifo(os.path.join(TMP, "q.fifo"))
+d["proofs"][0]["query_file"] = "q.fifo"
+case("query_file is a FIFO", write("t28.json", d), 1, "cannot be read")
+os.symlink("/dev/zero", os.path.join(TMP, "q.zero"))
+d["proofs"][0]["query_file"] = "q.zero"
+case("query_file links to /dev/zero", write("t29.json", d), 1, "cannot be read")
 case("JSON but not an object", write("s25.json", raw="[1, 2, 3]"), 2, "")
 
 if TABLE:
