@@ -233,10 +233,12 @@ void writeStdout(const std::string &text) {
     throw UsageError(std::string("cannot write standard output: ") + std::strerror(errno ? errno : EIO));
 }
 
-std::string oneLine(const std::string &s) {
+namespace {
+/// `s` with every byte that `keep` rejects written as \xNN.
+template <class Keep> std::string escapeBytes(const std::string &s, Keep keep) {
   std::string o;
   for (unsigned char ch : s) {
-    if (ch >= 0x20 && ch != 0x7F) {
+    if (keep(ch)) {
       o += char(ch);
     } else {
       char buf[8];
@@ -246,19 +248,14 @@ std::string oneLine(const std::string &s) {
   }
   return o;
 }
+}  // namespace
+
+std::string oneLine(const std::string &s) {
+  return escapeBytes(s, [](unsigned char ch) { return ch >= 0x20 && ch != 0x7F; });
+}
 
 std::string commentSafe(const std::string &s) {
-  std::string o;
-  for (unsigned char ch : s) {
-    if (ch >= 0x20 && ch < 0x7F && ch != '\\') {
-      o += char(ch);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", ch);
-      o += buf;
-    }
-  }
-  return o;
+  return escapeBytes(s, [](unsigned char ch) { return ch >= 0x20 && ch < 0x7F && ch != '\\'; });
 }
 
 }  // namespace mxcert::cli
