@@ -6,8 +6,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -283,42 +281,27 @@ std::string readRegularFile(const std::string &path, size_t maxBytes) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw SchemaError("cannot read '" + path + "': " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  const std::string tooLarge = "'" + path + "' is larger than " + std::to_string(maxBytes) + " bytes";
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    throw SchemaError("cannot read '" + path + "'");
-  }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    throw SchemaError("cannot read '" + path + "': a directory");
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw SchemaError("cannot read '" + path + "': not a regular file (a FIFO, device or socket)");
-  }
-  if (uint64_t(st.st_size) > maxBytes) {
-    ::close(fd);
-    throw SchemaError("'" + path + "' is larger than " + std::to_string(maxBytes) + " bytes");
-  }
-  // Read at most maxBytes + 1 (a file that grows while read is caught, never read whole).
+  if (::fstat(fd, &st) != 0) throw SchemaError("cannot read '" + path + "'");
+  if (S_ISDIR(st.st_mode)) throw SchemaError("cannot read '" + path + "': a directory");
+  if (!S_ISREG(st.st_mode)) throw SchemaError("cannot read '" + path + "': not a regular file (a FIFO, device or socket)");
+  if (uint64_t(st.st_size) > maxBytes) throw SchemaError(tooLarge);
+  // Never more than maxBytes + 1: a file that grows while it is read is caught, not read whole.
   std::string text;
   char buf[65536];
   for (;;) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (n < 0) {
-      ::close(fd);
-      throw SchemaError("cannot read '" + path + "': " + std::strerror(errno));
-    }
-    if (n == 0) break;
+    if (n < 0) throw SchemaError("cannot read '" + path + "': " + std::strerror(errno));
+    if (n == 0) return text;
     text.append(buf, size_t(n));
-    if (text.size() > maxBytes) {
-      ::close(fd);
-      throw SchemaError("'" + path + "' is larger than " + std::to_string(maxBytes) + " bytes");
-    }
+    if (text.size() > maxBytes) throw SchemaError(tooLarge);
   }
-  ::close(fd);
-  return text;
 }
 
 namespace {

@@ -7,7 +7,6 @@
 #include "src/engine/to_certificate.h"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 
 namespace mxcert::cli {

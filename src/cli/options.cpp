@@ -8,9 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <vector>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -182,48 +180,45 @@ void emit(const Args &args, const std::string &text) {
 
 void writeFileAtomic(const std::string &path, const std::string &text) {
   const size_t slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  std::string tmpl = (dir == "/" ? "" : dir) + "/.mxcert-tmp-XXXXXX";
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  const int fd = ::mkstemp(name.data());
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  std::string tmpl = dir + "/.mxcert-tmp-XXXXXX";
+  const int fd = ::mkstemp(tmpl.data());
   if (fd < 0) throw UsageError("cannot write '" + commentSafe(path) + "': " + std::strerror(errno));
-  const std::string tmp(name.data());
+  const std::string tmp = tmpl;
+  bool open = true;
+  // Every failure: close (if still open), remove the temporary file, name the step.
   auto fail = [&](const char *what) {
     const int err = errno;
-    ::close(fd);
+    if (open) ::close(fd);
     ::unlink(tmp.c_str());
     throw UsageError("cannot write '" + commentSafe(path) + "': " + what + ": " + std::strerror(err));
   };
-  // Ignoring SIGXFSZ turns a file-size limit into an error we report (and clean up after).
-  struct sigaction ign {}, old {};
-  ign.sa_handler = SIG_IGN;
-  ::sigaction(SIGXFSZ, &ign, &old);
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::sigaction(SIGXFSZ, &old, nullptr);
-      fail("write");
+  {
+    // Ignoring SIGXFSZ (for the writes only) turns a file-size limit into an error we report
+    // and clean up after.
+    struct IgnoreXfsz {
+      struct sigaction old {};
+      IgnoreXfsz() {
+        struct sigaction ign {};
+        ign.sa_handler = SIG_IGN;
+        ::sigaction(SIGXFSZ, &ign, &old);
+      }
+      ~IgnoreXfsz() { ::sigaction(SIGXFSZ, &old, nullptr); }
+    } guard;
+    for (size_t done = 0; done < text.size();) {
+      const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail("write");
+      done += size_t(n);
     }
-    done += size_t(n);
   }
-  ::sigaction(SIGXFSZ, &old, nullptr);
   if (::fsync(fd) != 0) fail("fsync");
   const mode_t um = ::umask(0);
   ::umask(um);
   ::fchmod(fd, 0666 & ~um);
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw UsageError("cannot write '" + commentSafe(path) + "': close: " + std::strerror(err));
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw UsageError("cannot write '" + commentSafe(path) + "': rename: " + std::strerror(err));
-  }
+  open = false;
+  if (::close(fd) != 0) fail("close");
+  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename");
 }
 
 void writeStdout(const std::string &text) {
