@@ -1,5 +1,6 @@
 // smt/backend.cpp — backend registry.
 #include "smt/backend.h"
+#include "smt/isolated.h"
 
 namespace mxcert::smt {
 
@@ -18,8 +19,10 @@ std::unique_ptr<Backend> makeZ3Backend();
 std::vector<std::string> availableSolvers() { return {"cvc5", "z3"}; }
 
 std::unique_ptr<Backend> makeBackend(const std::string &solver) {
-  if (solver == "cvc5") return makeCvc5Backend();
-  if (solver == "z3") return makeZ3Backend();
+  // Every check runs in a child process (smt/isolated.h): the limit holds even where the
+  // solver ignores it, and a solver crash (out of memory) is unknown, not a crash of mxcert.
+  if (solver == "cvc5") return isolate(makeCvc5Backend());
+  if (solver == "z3") return isolate(makeZ3Backend());
   return nullptr;
 }
 

@@ -25,6 +25,10 @@ struct CheckResult {
   double seconds = 0;                      ///< wall time of the solver call
   std::string reason;                      ///< for unknown: why (timeout, ...)
   std::map<std::string, Integer> model;    ///< for sat: values of the declared variables
+  /// For unknown: the solver ran out of a machine resource (memory; its process died of a
+  /// signal); a smaller query of the same configuration is not expected to fare better,
+  /// so callers stop splitting.
+  bool exhausted = false;
 };
 
 /// A solver behind the common interface.
@@ -41,7 +45,8 @@ public:
 
 /// Names of the solvers this build links ("cvc5", "z3").
 std::vector<std::string> availableSolvers();
-/// A new backend for a solver name; nullptr when unknown or not built.
+/// A new backend for a solver name; nullptr when unknown or not built. Its checks run in a
+/// child process with a hard time limit (smt/isolated.h).
 std::unique_ptr<Backend> makeBackend(const std::string &solver);
 
 }  // namespace mxcert::smt

@@ -25,6 +25,12 @@ std::string describeQuery(const Query &q) {
 }
 
 LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
+  // The budget bounds construction only (the store is not extended afterwards).
+  struct BudgetScope {
+    TermStore &s;
+    ~BudgetScope() { s.setBudget(nullptr); }
+  } scope{store_};
+  store_.setBudget(q.budget);
   TermDomain d(store_);
   const Region &r = q.region;
   const int eLo = std::max(r.e.lo, r.xa.lo + r.xb.lo - 254);

@@ -28,6 +28,9 @@ struct Query {
   /// Optional per-leaf fixed element codes (a, b); a leaf without one is free. Empty: all
   /// leaves free. Fixing most leaves makes much smaller queries for counterexample search.
   std::vector<std::optional<std::pair<unsigned, unsigned>>> fixed;
+  /// The command's budget (not owned; null = unlimited): building the encoding throws
+  /// BudgetExceeded when its deadline passes or the query exceeds its term cap.
+  const Budget *budget = nullptr;
 };
 
 /// The QF_LIA encoding of a Query.

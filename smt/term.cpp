@@ -58,6 +58,12 @@ TermRef TermStore::make(Node n) {
     break;  // Bool: `known` set by the creator
   }
   uint32_t id = uint32_t(nodes_.size());
+  if (budget_) {
+    if (budget_->maxTerms() && nodes_.size() >= budget_->maxTerms())
+      throw BudgetExceeded("the query would have more than " + std::to_string(budget_->maxTerms()) +
+                           " terms (--max-terms)");
+    if ((id & 1023u) == 0) budget_->checkDeadline("building a query");
+  }
   nodes_.push_back(std::move(n));
   cons_.emplace(std::move(k), id);
   return TermRef{id};
@@ -185,11 +191,13 @@ TermRef TermStore::intVar(const std::string &name, const Integer &lo, const Inte
   lo0.op = Op::Le0;
   lo0.args = {linear({{t.id, Integer(-1)}}, lo).id};
   lo0.name = "bound";
+  varBounds_[t.id].push_back(assertions_.size());
   assertions_.push_back(make(std::move(lo0)));
   Node hi0;
   hi0.op = Op::Le0;
   hi0.args = {linear({{t.id, Integer(1)}}, -hi).id};
   hi0.name = "bound";
+  varBounds_[t.id].push_back(assertions_.size());
   assertions_.push_back(make(std::move(hi0)));
   return t;
 }
@@ -472,12 +480,14 @@ void TermStore::markDefinitional(TermRef q, TermRef r) {
   std::vector<uint32_t> fresh{q.id};
   if (nodes_[r.id].op == Op::IntVar) fresh.push_back(r.id);
   defines_[assertions_.size() - 1] = fresh;
-  for (size_t i = 0; i + 1 < assertions_.size(); ++i) {
-    const Node &a = nodes_[assertions_[i].id];
-    if (a.name != "bound") continue;
-    const Node &lin = nodes_[a.args[0]];
-    if (lin.args.size() == 1 && std::find(fresh.begin(), fresh.end(), lin.args[0]) != fresh.end())
-      defines_[i] = {lin.args[0]};
+  for (uint32_t v : fresh) {
+    auto it = varBounds_.find(v);
+    if (it == varBounds_.end()) continue;
+    for (size_t i : it->second) {
+      const Node &a = nodes_[assertions_[i].id];
+      const Node &lin = nodes_[a.args[0]];
+      if (a.name == "bound" && lin.args.size() == 1 && lin.args[0] == v) defines_[i] = {v};
+    }
   }
 }
 

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "models/domain.h"
+#include "smt/budget.h"
 #include "models/integer.h"
 
 #include <cstdint>
@@ -76,6 +77,10 @@ public:
 
   const Node &node(TermRef t) const { return nodes_[t.id]; }
   size_t size() const { return nodes_.size(); }
+
+  /// The command's budget (not owned; may be null): construction throws BudgetExceeded once
+  /// its deadline has passed or when the store would hold more than its term cap.
+  void setBudget(const Budget *b) { budget_ = b; }
 
   // Construction (all fold constants and simplify with the analysis).
   TermRef intConst(const Integer &v);
@@ -153,6 +158,7 @@ private:
   static std::string key(const Node &n);
 
   std::vector<Node> nodes_;
+  const Budget *budget_ = nullptr;  ///< see setBudget
   std::unordered_map<std::string, uint32_t> cons_;
   std::map<std::pair<uint32_t, unsigned>, std::pair<TermRef, TermRef>> divs_;
   std::map<std::tuple<uint32_t, unsigned, uint32_t>, std::pair<TermRef, TermRef>> condDivs_;
@@ -160,6 +166,9 @@ private:
   /// Definitional assertions (division side constraints and bounds of their fresh
   /// variables): assertion index -> the fresh variables it defines.
   std::map<size_t, std::vector<uint32_t>> defines_;
+  /// The indices in assertions_ of each variable's two bound assertions (pushed by intVar),
+  /// so that markDefinitional finds them without scanning every assertion.
+  std::unordered_map<uint32_t, std::vector<size_t>> varBounds_;
   std::vector<TermRef> vars_;
   std::vector<uint32_t> refined_;  ///< Lin terms with asserted ranges (relational facts)
   std::map<std::string, uint32_t> varNames_;

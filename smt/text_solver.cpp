@@ -1,8 +1,10 @@
 // smt/text_solver.cpp — deciding SMT-LIB2 text (see text_solver.h).
 #include "smt/text_solver.h"
+#include "smt/isolated.h"
 
 #include <z3++.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +22,7 @@ CheckResult viaZ3(const std::string &script, double timeoutSec) {
   z3::solver slv(ctx);
   if (timeoutSec > 0) {
     z3::params p(ctx);
-    p.set("timeout", unsigned(timeoutSec * 1000));
+    p.set("timeout", std::max(1u, unsigned(timeoutSec * 1000)));  // never 0 (= no limit)
     slv.set(p);
   }
   slv.from_string(script.c_str());
@@ -47,7 +49,12 @@ CheckResult viaCvc5Binary(const std::string &script, double timeoutSec) {
   if (script.find("(_ FloatingPoint 8 8)") != std::string::npos ||
       script.find("(_ FloatingPoint 5 11)") != std::string::npos)
     cmd += " --fp-exp";
-  if (timeoutSec > 0) cmd += " --tlimit=" + std::to_string(long(timeoutSec * 1000));
+  if (timeoutSec > 0) {
+    // cvc5's --tlimit is advisory: coreutils' timeout kills it 0.25 s after the limit.
+    char kill[64];
+    std::snprintf(kill, sizeof kill, "timeout -s KILL %.3f ", timeoutSec + kIsolationGraceSec);
+    cmd = kill + cmd + " --tlimit=" + std::to_string(std::max(1L, long(timeoutSec * 1000)));
+  }
   cmd += " " + std::string(path) + " 2>&1";
   auto t0 = std::chrono::steady_clock::now();
   FILE *p = popen(cmd.c_str(), "r");
@@ -76,7 +83,8 @@ CheckResult viaCvc5Binary(const std::string &script, double timeoutSec) {
 }  // namespace
 
 CheckResult solveText(const std::string &solver, const std::string &script, double timeoutSec) {
-  if (solver == "z3") return viaZ3(script, timeoutSec);
+  // Z3 runs in this process's library: isolate it (a hard limit, and no crash on exhaustion).
+  if (solver == "z3") return runIsolated([&] { return viaZ3(script, timeoutSec); }, timeoutSec);
   if (solver == "cvc5") return viaCvc5Binary(script, timeoutSec);
   throw std::invalid_argument("unknown solver '" + solver + "'");
 }

@@ -1,0 +1,35 @@
+// smt/isolated.h — a backend that runs each check of another backend in a child process.
+//
+// Why: solver time limits are advisory. cvc5 1.0.3 ignores `tlimit-per` in phases without
+// resource checks (a k = 32 query ran over ten minutes under a 5 s limit), and a solver that
+// runs out of memory may crash the whole process (Z3 under `ulimit -v`). The isolated backend
+// forks, lets the child run the wrapped backend's check with the same limit, and reads the
+// answer (verdict, model) back through a pipe. The parent waits at most the limit plus a
+// grace period, then kills the child: the command's deadline holds whatever the solver does.
+// A child that is killed, crashes or exits without an answer gives Unknown with the reason
+// (a resource limit, never an answer), so solver resource exhaustion is exit 3, not a crash.
+//
+// The parent process keeps no solver state from the check (the child's context dies with it):
+// backends stay independent, as backend.h requires.
+#pragma once
+
+#include "smt/backend.h"
+
+#include <functional>
+#include <memory>
+
+namespace mxcert::smt {
+
+/// Wraps `inner`: every check() runs in a forked child (see the file comment). name() and
+/// version() are the inner backend's.
+std::unique_ptr<Backend> isolate(std::unique_ptr<Backend> inner);
+
+/// Runs `work` (a solver call with limit `timeoutSec`; <= 0: none) in a forked child and
+/// returns its answer, or Unknown when the child is killed at the limit plus the grace period,
+/// dies (then `exhausted` is set) or exits without an answer. The mechanism behind isolate().
+CheckResult runIsolated(const std::function<CheckResult()> &work, double timeoutSec);
+
+/// The grace period (seconds) after a check's limit before the child is killed.
+constexpr double kIsolationGraceSec = 0.25;
+
+}  // namespace mxcert::smt
