@@ -246,9 +246,15 @@ WitnessReport replayWitnesses(const Certificate &c, Backend &be, long maxPairs) 
       wa.push_back(uint8_t(W.a[i]));
       wb.push_back(uint8_t(W.b[i]));
     }
-    const std::vector<std::pair<int, int>> pairs = pairsOf(W.refutes.toSet());
-    r.pairsClaimed += long(pairs.size());
-    for (const auto &[xa, xb] : pairs) {
+    const std::vector<std::pair<int, int>> claimed = pairsOf(W.refutes.toSet());
+    r.pairsClaimed += long(claimed.size());
+    std::vector<std::pair<int, int>> pairs;  // the claims no earlier witness made
+    for (const auto &[xa, xb] : claimed) {
+      if (covered.get(xa, xb)) {
+        ++r.duplicateClaims;
+        continue;
+      }
+      pairs.push_back({xa, xb});
       covered.set(xa, xb);
       if (agree.get(xa, xb) && ++r.insideAgree == 1) r.firstInsideAgree = std::make_pair(xa, xb);
     }
@@ -615,6 +621,7 @@ nlohmann::json toJson(const WitnessReport &r, const Certificate &c) {
                    {"inside_agree", r.insideAgree},
                    {"excluded_pairs", r.excludedPairs},
                    {"uncovered", r.uncovered},
+                   {"duplicate_claims", r.duplicateClaims},
                    {"seconds", r.seconds},
                    {"ok", r.ok()}};
   j["first_disagreement"] = r.firstDisagreement ? pointJson(c, *r.firstDisagreement) : nlohmann::json();
@@ -632,7 +639,8 @@ std::string toText(const WitnessReport &r, const Certificate &c) {
     << " placement results compared bit for bit)\n";
   s << "relation: " << r.refuted << " pairs refuted as claimed, " << r.notRefuted << " not refuted\n";
   s << "witness coverage: " << r.excludedPairs << " excluded pairs, " << r.uncovered << " without a witness, "
-    << r.insideAgree << " claimed inside the agree set\n";
+    << r.insideAgree << " claimed inside the agree set, " << r.duplicateClaims
+    << " claimed again by a later witness\n";
   if (r.firstDisagreement) s << "first disagreement:\n" << describePoint(c, *r.firstDisagreement, "  ");
   if (r.firstNotRefuted) s << "first witness pair NOT refuted on the device:\n" << describePoint(c, *r.firstNotRefuted, "  ");
   if (r.firstInsideAgree)

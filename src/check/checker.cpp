@@ -124,17 +124,37 @@ void checkCoverage(Ctx &x) {
   x.refuted.clear();
   for (size_t w = 0; w < x.c.witnesses.size(); ++w) {
     x.refuted.push_back(x.c.witnesses[w].refutes.toSet());
-    const CodeSet &s = x.refuted.back();
-    long inAgree = 0;
-    int fa = -1, fb = -1;
+    CodeSet &s = x.refuted.back();
+    long inAgree = 0, dup = 0;
+    int fa = -1, fb = -1, da = -1, db = -1;
+    size_t firstOwner = 0;
     for (int a = 0; a < kNumCodes; ++a)
       for (int b = 0; b < kNumCodes; ++b)
         if (s.get(a, b)) {
+          if (anyRefuted.get(a, b)) {
+            // The refuted sets partition the excluded pairs: a pair has one witness. It is
+            // replayed once (for the witness that claimed it first), so that checking time
+            // grows with the pairs a certificate covers, not with its claims.
+            if (dup++ == 0) {
+              da = a, db = b;
+              for (size_t v = 0; v < w; ++v)
+                if (x.refuted[v].get(a, b)) {
+                  firstOwner = v;
+                  break;
+                }
+            }
+            s.set(a, b, false);
+            continue;
+          }
           anyRefuted.set(a, b);
           if (x.agree.get(a, b)) {
             if (inAgree++ == 0) fa = a, fb = b;
           }
         }
+    if (dup > 0)
+      overlap.add("witnesses[" + std::to_string(w) + "] claims " + std::to_string(dup) +
+                  " pair(s) that an earlier witness already claims, e.g. " + pairStr(da, db) + " (witnesses[" +
+                  std::to_string(firstOwner) + "]); each excluded pair has exactly one witness");
     if (inAgree > 0) {
       int region = -1;
       for (size_t i = 0; i < x.c.agree.regions.size() && region < 0; ++i)
@@ -195,6 +215,16 @@ void checkWitnesses(Ctx &x) {
     for (int a = 0; a < kNumCodes; ++a)
       for (int b = 0; b < kNumCodes; ++b) {
         if (!s.get(a, b)) continue;
+        if ((x.rep.pairsReplayed & 1023) == 0 && x.opt.budget && x.opt.budget->passed()) {
+          if (f.any())  // a false claim found so far stays the verdict
+            x.add("witnesses", Status::False, f.str(), t0);
+          else
+            x.add("witnesses", Status::Unknown,
+                  "not finished: " + x.opt.budget->describeDeadline() + " passed after " +
+                      std::to_string(x.rep.pairsReplayed) + " replayed pair(s)",
+                  t0);
+          return;
+        }
         ++x.rep.pairsReplayed;
         const int e = a + b - kMaxCode;
         int8_t &memo = byE[size_t(e + kMaxCode)];
@@ -306,8 +336,14 @@ std::optional<std::string> readQueryFile(const std::string &base, const std::str
 void checkOneProof(Ctx &x, const std::string &name, const Region &region, const certs::Proof *stored,
                    std::map<std::string, std::unique_ptr<smt::Backend>> &backends) {
   const auto t0 = Clock::now();
-  smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}};
+  smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}, x.opt.budget};
   const bool fp = stored && stored->encoding == "fp";
+  if (x.opt.budget && x.opt.budget->passed()) {
+    x.add(name, Status::Unknown, "region " + region.str() + ": not checked: " + x.opt.budget->describeDeadline() +
+                                     " has passed",
+          t0);
+    return;
+  }
   std::optional<smt::LiaEncoding> enc;
   std::string text;
   try {
@@ -322,6 +358,10 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
       enc.emplace(q);
       text = enc->smtlib2();
     }
+  } catch (const smt::BudgetExceeded &e) {
+    // A limit of this run, not a property of the certificate.
+    x.add(name, Status::Unknown, "region " + region.str() + ": not checked: " + e.what(), t0);
+    return;
   } catch (const std::exception &e) {
     x.add(name, Status::False,
           "region " + region.str() + ": query does not match the configuration (it cannot be generated: " + e.what() +
@@ -368,7 +408,7 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
     smt::CheckResult r;
     std::string version;
     if (fp) {
-      r = smt::solveText(s, text, x.opt.timeout);
+      r = smt::solveText(s, text, x.opt.budget ? x.opt.budget->limitFor(x.opt.timeout) : x.opt.timeout);
       if (!backends.count(s)) backends[s] = smt::makeBackend(s);
       version = backends[s] ? backends[s]->version() : "?";
     } else {
@@ -379,7 +419,7 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
         return;
       }
       version = be->version();
-      r = be->check(enc->store(), x.opt.timeout);
+      r = be->check(enc->store(), x.opt.budget ? x.opt.budget->limitFor(x.opt.timeout) : x.opt.timeout);
     }
     ++x.rep.reproofs;
     const std::string who = s + " " + version;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "certs/certificate.h"
+#include "smt/budget.h"
 
 #include <functional>
 #include <string>
@@ -34,6 +35,9 @@ bool parseSolverChoice(const std::string &s, SolverChoice &out);
 struct CheckOptions {
   SolverChoice solver = SolverChoice::Other;
   double timeout = 300;        ///< per re-proof, seconds (a timeout is unknown, never a proof)
+  /// The command's budget (deadline for the whole check, term cap of a regenerated query;
+  /// not owned, null = unlimited). What is not checked when it runs out is unknown.
+  const smt::Budget *budget = nullptr;
   std::string baseDir = ".";   ///< where relative `query_file` names are resolved
   size_t maxReported = 5;      ///< failures reported per claim before "... and N more"
   std::function<void(const std::string &)> log;  ///< progress lines (may be empty)

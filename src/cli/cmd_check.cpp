@@ -15,7 +15,7 @@
 namespace mxcert::cli {
 
 int cmdCheck(int argc, char **argv) {
-  Args args(argc, argv, 2, {"quiet", "verbose"}, {"solver", "timeout"});
+  Args args(argc, argv, 2, {"quiet", "verbose"}, {"solver", "timeout", "query-timeout", "max-terms"});
   if (args.positional().size() != 1)
     throw UsageError(args.positional().empty() ? "missing certificate file (mxcert check FILE)"
                                                : "check takes one certificate file");
@@ -24,7 +24,10 @@ int cmdCheck(int argc, char **argv) {
   const std::string solver = args.get("solver", "other");
   if (!check::parseSolverChoice(solver, opt.solver))
     throw UsageError("unknown --solver '" + solver + "' (expected z3, cvc5, both, other or none)");
-  opt.timeout = parseTimeoutOpt(args, 300);
+  // --timeout bounds the whole check (default: none); --query-timeout each re-proof.
+  const smt::Budget budget = parseBudget(args, 0);
+  opt.budget = &budget;
+  opt.timeout = parseSecondsOpt(args, "query-timeout", 300);
   const auto slash = path.find_last_of('/');
   opt.baseDir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
   if (args.flag("verbose")) opt.log = [](const std::string &s) { std::fprintf(stderr, "mxcert: %s\n", s.c_str()); };

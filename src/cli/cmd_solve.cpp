@@ -19,7 +19,7 @@ namespace {
 /// Options shared by the solver commands.
 std::set<std::string> solverOptions() {
   std::set<std::string> v = configOptions();
-  v.insert({"lhs", "rhs", "relation", "solver", "timeout"});
+  v.insert({"lhs", "rhs", "relation", "solver", "timeout", "max-terms"});
   return v;
 }
 
@@ -115,6 +115,7 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
   // witness this way.
   const double quick = std::min(timeout, 5.0);
   engine::RegionCheck rc = engine::checkRegion(q, r, b, quick);
+  const bool final = rc.final;  // memory exhausted or deadline passed: no split will help
   if (rc.verdict == smt::Verdict::Unknown) {
     engine::CexSearch cs = engine::searchCounterexample(q, r, b, timeout, std::min(timeout, 5.0), true);
     rc.verdict = cs.verdict;
@@ -139,7 +140,8 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
     cex = engine::Witness{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb)};
     return kRefuted;
   }
-  if (r.count() <= 1) {
+  if (r.count() <= 1 || final || (q.budget && q.budget->passed())) {
+    // A single pair, or splitting cannot help (deadline passed, memory exhausted).
     report += "  " + r.str() + ": unknown (" + rc.reason + ")\n";
     return kUnknown;
   }
@@ -188,7 +190,9 @@ int cmdProve(int argc, char **argv) {
   engine::PairQuery q = parseQuery(args);
   Guard g = parseGuardOpt(args);
   auto b = backendFor(args);
-  const double timeout = parseTimeoutOpt(args, 300);
+  const smt::Budget budget = parseBudget(args, 300);
+  q.budget = &budget;
+  const double timeout = budget.totalSeconds();
   std::string report = "# prove " + std::string(toString(q.lhs)) + " ~ " + toString(q.rhs) + " (" +
                        toString(q.rel) + ") on " + g.str() + "\n# " + describe(q.cfg) + "\n";
   int worst = kOk;
@@ -201,7 +205,7 @@ int cmdProve(int argc, char **argv) {
     }
     if (rc == kUnknown) worst = kUnknown;
   }
-  std::cout << report << (worst == kOk ? "proven\n" : "unknown: some part timed out (never reported as proven)\n");
+  std::cout << report << (worst == kOk ? "proven\n" : "unknown: some part is undecided (a timeout or a resource limit; never reported as proven)\n");
   return worst;
 }
 
@@ -214,7 +218,9 @@ int cmdCex(int argc, char **argv) {
   const int xa = codeOpt(args, "xa"), xb = codeOpt(args, "xb");  // in this order (errors name xa first)
   const Region r = pairRegion(xa, xb);
   auto b = backendFor(args);
-  const double timeout = parseTimeoutOpt(args, 300);
+  const smt::Budget budget = parseBudget(args, 300);
+  q.budget = &budget;
+  const double timeout = budget.totalSeconds();
   engine::CexSearch cs = engine::searchCounterexample(q, r, *b, timeout, std::min(timeout, 10.0), true);
   if (cs.verdict == smt::Verdict::Sat) {
     std::cout << describeCex(q, *cs.witness);
@@ -241,7 +247,9 @@ int cmdBound(int argc, char **argv) {
     return kUnknown;
   }
   auto b = backendFor(args);
-  const double timeout = parseTimeoutOpt(args, 300);
+  const smt::Budget budget = parseBudget(args, 300);
+  q.budget = &budget;
+  const double timeout = budget.totalSeconds();
   std::string out = "# bound " + std::string(toString(q.lhs)) + " ~ " + toString(q.rhs) + " (" +
                     toString(q.rel) + ")\n# " + describe(q.cfg) + "\nformula: " + cf.formula + "\npredicted: " +
                     cf.guard.str() + "\nsoundness:\n";
@@ -270,7 +278,7 @@ int cmdBound(int argc, char **argv) {
       unknown = true;
     }
   }
-  std::cout << out << (unknown ? "unknown: part of the certification timed out\n" : "certified: sound and tight\n");
+  std::cout << out << (unknown ? "unknown: part of the certification is undecided (a timeout or a resource limit)\n" : "certified: sound and tight\n");
   return unknown ? kUnknown : kOk;
 }
 
@@ -304,7 +312,8 @@ int cmdEmitSmt2(int argc, char **argv) {
     throw UsageError("emit-smt2 needs a region: --xa/--xb, --e or --guard");
   }
   const std::string enc = args.get("encoding", "lia");
-  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, r, {}};
+  const smt::Budget budget = parseBudget(args, 0);  // construction only (no solver runs)
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, r, {}, &budget};
   // --a-vals/--b-vals (as in `mxcert eval`): every leaf's elements fixed, e.g. to have a
   // solver check a counterexample against the encoding.
   if (args.get("a-vals") || args.get("b-vals")) {

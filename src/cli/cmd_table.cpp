@@ -6,6 +6,7 @@
 #include "src/engine/solver_table.h"
 #include "src/engine/to_certificate.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -51,7 +52,7 @@ std::string summary(const engine::PairQuery &q, const certs::Certificate &c, boo
   t += "excluded: " + std::to_string(excluded) + " code pairs, each refuted by one of " +
        std::to_string(c.witnesses.size()) + " witness(es)\n";
   if (c.bound) t += "closed form: " + c.bound->formula + "\n";
-  if (!complete) t += "INCOMPLETE: some code pairs are unknown (solver timeout); see above\n";
+  if (!complete) t += "INCOMPLETE: some code pairs are unknown (a solver timeout, the --timeout deadline or a resource limit); see stderr\n";
   t += "stats: " + c.stats.dump() + "\n";
   return t;
 }
@@ -60,12 +61,16 @@ std::string summary(const engine::PairQuery &q, const certs::Certificate &c, boo
 
 int cmdTable(int argc, char **argv) {
   std::set<std::string> valued = configOptions();
-  valued.insert({"lhs", "rhs", "relation", "engine", "solver", "timeout"});
+  valued.insert({"lhs", "rhs", "relation", "engine", "solver", "timeout", "query-timeout", "max-terms"});
   Args args(argc, argv, 2, {"json", "no-collapse", "verbose", "embed-queries"}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),
                       parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
   const std::string eng = args.get("engine", "solver");
+  // One budget for the whole command: --timeout (default: none) bounds everything, each
+  // solver call is further limited by --query-timeout.
+  const smt::Budget budget = parseBudget(args, 0);
+  q.budget = &budget;
   certs::Certificate cert;
   bool complete = true;
   if (eng == "exhaustive") {
@@ -80,13 +85,28 @@ int cmdTable(int argc, char **argv) {
   } else if (eng == "solver") {
     engine::SolverTableOptions opt;
     opt.solver = parseSolverOpt(args);
-    opt.timeout = parseTimeoutOpt(args, 120);
+    opt.timeout = parseSecondsOpt(args, "query-timeout", 120);
     opt.keepQueries = args.flag("embed-queries");
     if (args.flag("verbose")) opt.log = [](const std::string &s) { std::fprintf(stderr, "mxcert: %s\n", s.c_str()); };
     engine::SolverTableResult r = engine::runSolverTable(q, opt);
     complete = r.complete();
     cert = engine::certificateOf(q, r);
-    for (const Region &u : r.unknown) std::fprintf(stderr, "mxcert: unknown: %s\n", u.str().c_str());
+    if (!complete) {
+      // The undecided pairs as a canonical guard (a few lines, not one per pair).
+      CodeSet undecided;
+      for (const Region &u : r.unknown)
+        for (int a = u.xa.lo; a <= u.xa.hi; ++a)
+          for (int b = u.xb.lo; b <= u.xb.hi; ++b)
+            if (u.contains(a, b)) undecided.set(a, b);
+      const Guard ug = Guard::fromSet(undecided);
+      std::fprintf(stderr, "mxcert: unknown: %ld code pair(s) undecided in %zu region(s)%s\n", undecided.count(),
+                   ug.regions.size(), budget.passed() ? (" (" + budget.describeDeadline() + " has passed)").c_str() : "");
+      const size_t shown = std::min<size_t>(ug.regions.size(), 8);
+      for (size_t i = 0; i < shown; ++i) std::fprintf(stderr, "mxcert: unknown: %s\n", ug.regions[i].str().c_str());
+      if (shown < ug.regions.size())
+        std::fprintf(stderr, "mxcert: unknown: ... and %zu more region(s) (--verbose logs each query)\n",
+                     ug.regions.size() - shown);
+    }
   } else {
     throw UsageError("unknown --engine '" + eng + "' (expected solver or exhaustive)");
   }

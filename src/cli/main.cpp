@@ -1,6 +1,8 @@
 // src/cli/main.cpp — the `mxcert` command: dispatch and error handling.
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
+#include "models/domain.h"
+#include "smt/budget.h"
 
 #include <cstdio>
 #include <cstring>
@@ -23,6 +25,8 @@ const char *kUsageText =
     "common options: --a FMT --b FMT | --format mxfp4|mxfp6|mxfp8, --acc f32|bf16|f16|f64,\n"
     "  --round rne|rtz, --subnormals keep|ftz, --k K, --tree seq|pairwise|fused|SEXPR,\n"
     "  --relation bitwise|value, --json, -o FILE\n"
+    "limits: --timeout S (the whole command's wall time), --query-timeout S (one solver call),\n"
+    "  --max-terms N (one query's size); a limit reached is exit 3 (unknown), never proven\n"
     "see README.md and docs/cli.md for details\n";
 
 }  // namespace
@@ -62,8 +66,16 @@ int main(int argc, char **argv) {
   } catch (const UsageError &e) {
     std::fprintf(stderr, "mxcert: error: %s\n", oneLine(e.what()).c_str());
     return kUsage;
+  } catch (const mxcert::smt::BudgetExceeded &e) {
+    // The command's deadline or term cap (a limit, exit 3; nothing is reported as proven).
+    std::fprintf(stderr, "mxcert: unknown: %s\n", oneLine(e.what()).c_str());
+    return kUnknown;
+  } catch (const mxcert::EncodingLimit &e) {
+    std::fprintf(stderr, "mxcert: unknown: the encoding is too large: %s (choose a smaller region)\n",
+                 oneLine(e.what()).c_str());
+    return kUnknown;
   } catch (const std::bad_alloc &) {
-    std::fprintf(stderr, "mxcert: unknown: out of memory\n");
+    std::fprintf(stderr, "mxcert: unknown: out of memory (a resource limit)\n");
     return kUnknown;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "mxcert: internal error: %s\n", oneLine(e.what()).c_str());

@@ -155,14 +155,32 @@ std::string parseSolverOpt(const Args &args) {
   return s;
 }
 
-double parseTimeoutOpt(const Args &args, double dflt) {
-  auto v = args.get("timeout");
+double parseSecondsOpt(const Args &args, const std::string &name, double dflt) {
+  auto v = args.get(name);
   if (!v) return dflt;
   char *end = nullptr;
   double t = std::strtod(v->c_str(), &end);
   if (v->empty() || *end != '\0' || !(t > 0) || t > 1e6)
-    throw UsageError("--timeout: expected a positive number of seconds, got '" + *v + "'");
+    throw UsageError("--" + name + ": expected a positive number of seconds, got '" + *v + "'");
   return t;
+}
+
+double parseTimeoutOpt(const Args &args, double dflt) { return parseSecondsOpt(args, "timeout", dflt); }
+
+smt::Budget parseBudget(const Args &args, double dfltTimeout) {
+  size_t maxTerms = kDefaultMaxTerms;
+  if (auto v = args.get("max-terms")) {
+    try {
+      maxTerms = size_t(parseIntIn(*v, 1000, 2000000000L, "--max-terms"));
+    } catch (const ValueError &e) {
+      throw UsageError(e.what());
+    }
+  }
+  const double t = parseTimeoutOpt(args, dfltTimeout);
+  if (t > 0) return smt::Budget::after(t, maxTerms);
+  smt::Budget b;
+  b.setMaxTerms(maxTerms);
+  return b;
 }
 
 std::string describe(const ModelConfig &cfg) {

@@ -1,6 +1,7 @@
 // src/cli/options.h — command-line parsing shared by the mxcert subcommands.
 #pragma once
 
+#include "smt/budget.h"
 #include "models/placement.h"
 
 #include <map>
@@ -52,8 +53,17 @@ Relation parseRelationOpt(const Args &args);
 
 /// --solver (default cvc5); UsageError for names other than cvc5 and z3.
 std::string parseSolverOpt(const Args &args);
+/// A positive number of seconds given as --NAME, or `dflt` when absent; UsageError otherwise.
+double parseSecondsOpt(const Args &args, const std::string &name, double dflt);
 /// --timeout SECONDS (positive number), with a default.
 double parseTimeoutOpt(const Args &args, double dflt);
+/// The command's budget: a deadline of --timeout seconds (default `dfltTimeout`; <= 0 = no
+/// deadline) for the whole command, and the term cap --max-terms N of one query (default
+/// kDefaultMaxTerms).
+smt::Budget parseBudget(const Args &args, double dfltTimeout);
+/// The default term cap of one query (--max-terms): about 20 times the largest query of the
+/// standard tables, far below what exhausts the memory of a small machine.
+constexpr size_t kDefaultMaxTerms = 20000000;
 
 /// "a=e2m1 b=e2m1 acc=f32 round=rne subnormals=keep k=2 tree=(0 1)".
 std::string describe(const ModelConfig &cfg);

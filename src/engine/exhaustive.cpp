@@ -186,6 +186,7 @@ public:
     const int lastChild = root.children.back();
     const std::vector<Joint> &cs = statesOf(lastChild);
     for (size_t i = 0; i < last.items.size(); ++i) {
+      if ((i & 255) == 0) checkDeadline();
       for (size_t c = 0; c < cs.size(); ++c) {
         CVal T[2];
         for (int s = 0; s < 2; ++s) {
@@ -208,6 +209,15 @@ public:
   size_t maxLayer() const { return maxLayer_; }
 
 private:
+  /// Throws ResourceLimit once the command's deadline has passed (the whole exhaustive
+  /// result is then discarded: it is all or nothing). Returns true otherwise.
+  bool checkDeadline() const {
+    if (q_.budget && q_.budget->passed())
+      throw ResourceLimit(q_.budget->describeDeadline() + " passed during an exhaustive evaluation (the "
+                          "exhaustive table is all or nothing)");
+    return true;
+  }
+
   struct NodeData {
     std::vector<Joint> states;
     std::vector<int32_t> prov;        // index into the last layer
@@ -235,7 +245,7 @@ private:
       L.limit = limit_;
       const LayerTable &P = layers[size_t(j - 1)];
       for (size_t i = 0; i < P.items.size(); ++i)
-        for (size_t c = 0; c < cj.size(); ++c)
+        for (size_t c = 0; c < cj.size() && ((i & 255) || c || checkDeadline()); ++c)
           L.insert(JointAcc{{canonAcc(sumAdd(d, P.items[i].s[0], cj[c].v[0])),
                              canonAcc(sumAdd(d, P.items[i].s[1], cj[c].v[1]))}},
                    {int32_t(i), int32_t(c)});
@@ -336,7 +346,13 @@ ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt)
   std::array<int, 3> cachedLeafKey{kNoKey, kNoKey, kNoKey};
   const AccFormat &af = q.cfg.acc.fmt;
 
+  size_t groupsDone = 0;
   for (const CodeGroups::Group &grp : cg.groups) {
+    if (q.budget && q.budget->passed())
+      throw ResourceLimit(q.budget->describeDeadline() + " passed after " + std::to_string(groupsDone) + " of " +
+                          std::to_string(cg.groups.size()) + " evaluation groups (the exhaustive table is all or "
+                          "nothing)");
+    ++groupsDone;
     const Key &key = grp.key;
     const auto &pairs = grp.pairs;
     const auto [rxa, rxb] = pairs.front();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "models/eval.h"
+#include "smt/budget.h"
 
 #include <vector>
 
@@ -13,6 +14,10 @@ struct PairQuery {
   Placement lhs = Placement::Pre;
   Placement rhs = Placement::Post;
   Relation rel = Relation::Bitwise;
+  /// The command's budget (deadline and term cap; not owned, null = unlimited). Every query
+  /// built for this question draws from it; once its deadline has passed no further query is
+  /// built and the undecided rest is unknown.
+  const smt::Budget *budget = nullptr;
 };
 
 /// Concrete element inputs on which the two placements are not related at (xa, xb).

@@ -252,7 +252,13 @@ bool singlePair(const Region &r) { return r.count() == 1; }
 RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &backend,
                         double timeoutSec, const LeafFix &fixed, bool keepText) {
   RegionCheck rc;
-  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, fixed};
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, fixed, q.budget};
+  if (q.budget && q.budget->passed()) {
+    rc.verdict = smt::Verdict::Unknown;
+    rc.reason = q.budget->describeDeadline() + " has passed";
+    rc.final = true;
+    return rc;
+  }
   std::optional<smt::LiaEncoding> enc;
   try {
     enc.emplace(sq);
@@ -260,11 +266,19 @@ RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &
     rc.verdict = smt::Verdict::Unknown;
     rc.reason = std::string("encoding too large: ") + e.what();
     return rc;
+  } catch (const smt::BudgetExceeded &e) {
+    rc.verdict = smt::Verdict::Unknown;
+    rc.reason = e.what();
+    // The deadline, or the term cap: a query's size depends on k and the tree far more than
+    // on the region, so a smaller region would not fit either.
+    rc.final = true;
+    return rc;
   }
-  smt::CheckResult r = backend.check(enc->store(), timeoutSec);
+  smt::CheckResult r = backend.check(enc->store(), q.budget ? q.budget->limitFor(timeoutSec) : timeoutSec);
   rc.seconds = r.seconds;
   rc.verdict = r.verdict;
   rc.reason = r.reason;
+  rc.final = r.verdict == smt::Verdict::Unknown && (r.exhausted || (q.budget && q.budget->passed()));
   if (r.verdict == smt::Verdict::Sat) {
     ConcreteInput in = enc->inputFromModel(r.model);
     if (!region.contains(int(in.xa), int(in.xb)) ||
@@ -291,6 +305,11 @@ CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Ba
                                const std::function<void(const std::string &)> &log) {
   CexSearch out;
   const Region r = region.tightened();
+  if (q.budget && q.budget->passed()) {
+    out.verdict = smt::Verdict::Unknown;
+    out.reason = q.budget->describeDeadline() + " has passed";
+    return out;
+  }
   if (r.count() == 0) {
     RegionCheck rc = checkRegion(q, region, backend, timeoutSec);
     out.verdict = rc.verdict;
@@ -466,9 +485,13 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
           changed = true;
         } else {
           log("unknown " + r.str() + ": " + rc.reason);
-          if (singlePair(r)) {
+          if (singlePair(r) || rc.final) {
+            // A single pair, or splitting cannot help (the command's deadline has passed,
+            // or the solver ran out of memory): the whole region stays unknown.
             res.unknown.push_back(r);
-            C.set(r.xa.lo, r.xb.lo, false);
+            for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+              for (int b = r.xb.lo; b <= r.xb.hi; ++b)
+                if (r.contains(a, b)) C.set(a, b, false);
             changed = true;
           } else {
             ++res.stats.splits;

@@ -41,6 +41,9 @@ struct RegionCheck {
   smt::Verdict verdict = smt::Verdict::Unknown;
   double seconds = 0;
   std::string reason;                 ///< for unknown
+  /// For unknown: a smaller region would not help (the command's deadline has passed, the
+  /// query exceeds the term cap, or the solver ran out of memory), so callers do not split.
+  bool final = false;
   std::optional<ConcreteInput> cex;   ///< for sat: confirmed by the reference evaluator
   ProofRecord proof;                  ///< for unsat
 };
@@ -96,7 +99,7 @@ struct SolverTableResult {
   std::vector<std::vector<int>> regionProofs;   ///< per guard region: proofs that meet it
   std::vector<Witness> witnesses;
   std::vector<int> witnessOf;                   ///< per pair (xa * 255 + xb), -1 if none
-  std::vector<Region> unknown;                  ///< undecided pairs (table incomplete)
+  std::vector<Region> unknown;                  ///< undecided regions (table incomplete)
   SolverTableStats stats;
   bool complete() const { return unknown.empty(); }
 };
