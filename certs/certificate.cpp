@@ -329,8 +329,9 @@ json toCompactJson(const Certificate &c) {
               {"agree", guardToJson(c.agree)}};
 }
 
-GuardTable readGuardTable(const std::string &path) {
-  json j = parseFile(path);
+GuardTable readGuardTable(const std::string &path) { return guardTableFromJson(parseFile(path)); }
+
+GuardTable guardTableFromJson(const json &j) {
   try {
     if (j.is_object() && j.contains("format") && j.at("format") == "mxcert-guard-table") {
       onlyKeys(j, {"format", "format_version", "config", "lhs", "rhs", "relation", "agree"}, "guard table");

@@ -107,5 +107,7 @@ struct GuardTable {
   bool certified = false;  ///< a full certificate (proofs and witnesses present)
 };
 GuardTable readGuardTable(const std::string &path);
+/// The same from parsed JSON (a certificate or a compact table). Throws SchemaError.
+GuardTable guardTableFromJson(const nlohmann::json &j);
 
 }  // namespace mxcert::certs

@@ -1,7 +1,8 @@
-// tests/certs/fuzz_reader.cpp — fuzzing the certificate reader and the checker's solver-free
-// claims (coverage, witness replay, proof coverage, bound, query regeneration).
+// tests/certs/fuzz_reader.cpp — fuzzing the certificate reader, the guard-table reader (what
+// the MLIR pass and GPU replay read: a certificate or a compact table) and the checker's
+// solver-free claims (coverage, witness replay, proof coverage, bound, query regeneration).
 //
-// The property: on ANY input the reader either returns a certificate or throws SchemaError,
+// The property: on ANY input each reader either returns its result or throws SchemaError,
 // and the checker (re-proofs off) returns a report; nothing else is thrown, nothing crashes
 // (run it in the sanitizer build to catch memory errors too).
 //
@@ -29,13 +30,29 @@ namespace {
 
 /// Counts of outcomes of the bounded driver.
 struct Counts {
-  long inputs = 0, schemaErrors = 0, accepted = 0, held = 0;
+  long inputs = 0, schemaErrors = 0, accepted = 0, held = 0, guardTables = 0;
 } gCounts;
+
+/// The guard-table reader's property on one input; false (after printing) on a violation.
+bool runGuardTable(const std::string &text) {
+  using namespace mxcert;
+  try {
+    certs::GuardTable t = certs::guardTableFromJson(certs::parseStrict(text, "input"));
+    ++gCounts.guardTables;
+    (void)t.agree.toSet();  // the guard a consumer evaluates must be usable
+  } catch (const certs::SchemaError &) {
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "fuzz_reader: the guard-table reader threw something other than SchemaError: %s\n", e.what());
+    return false;
+  }
+  return true;
+}
 
 /// The property for one input; returns false (after printing) on a violation.
 bool runOne(const std::string &text) {
   using namespace mxcert;
   ++gCounts.inputs;
+  if (!runGuardTable(text)) return false;
   certs::Certificate c;
   try {
     c = certs::certificateFromJson(certs::parseStrict(text, "input"));
@@ -161,8 +178,9 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  std::printf("fuzz_reader: %ld inputs: %ld schema errors, %ld accepted (%ld with every solver-free claim holding)\n",
-              gCounts.inputs, gCounts.schemaErrors, gCounts.accepted, gCounts.held);
+  std::printf("fuzz_reader: %ld inputs: %ld schema errors, %ld accepted (%ld with every solver-free claim holding); "
+              "%ld read as guard tables\n",
+              gCounts.inputs, gCounts.schemaErrors, gCounts.accepted, gCounts.held, gCounts.guardTables);
   return 0;
 }
 #endif
