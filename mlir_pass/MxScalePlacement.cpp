@@ -17,6 +17,7 @@
 #include "mlir_pass/MxScalePlacement.h"
 
 #include "certs/config_json.h"
+#include "certs/sha256.h"
 #include "models/guard.h"
 #include "models/tree.h"
 
@@ -65,10 +66,23 @@ std::string GuardTableSource::tableCommand(const ElementFormat &a, const Element
          " --tree seq --lhs dequant --rhs post --relation bitwise -o " + tableFileName(a, b, k);
 }
 
-std::unique_ptr<GuardTableSource> GuardTableSource::fromFile(const std::string &file, std::string &error) {
-  std::unique_ptr<GuardTableSource> s(new GuardTableSource());
+LoadedTable GuardTableSource::load(const std::string &path) {
+  // The table is parsed from the very bytes whose hash identifies it to the checker's cache.
+  std::string bytes = certs::readRegularFile(path, certs::kMaxFileBytes);
+  LoadedTable t;
+  t.path = path;
+  t.sha256 = certs::sha256Hex(bytes);
+  nlohmann::json j = certs::parseStrict(bytes, "'" + path + "'");
+  t.compact = j.is_object() && j.contains("format") && j.at("format") == "mxcert-guard-table";
+  t.table = certs::guardTableFromJson(j);  // compact tables are never verified (nothing to check)
+  return t;
+}
+
+std::unique_ptr<GuardTableSource> GuardTableSource::fromFile(const std::string &file, const TrustOptions &trust,
+                                                             std::string &error) {
+  std::unique_ptr<GuardTableSource> s(new GuardTableSource(trust));
   try {
-    s->file_ = LoadedTable{file, certs::readGuardTable(file)};
+    s->file_ = load(file);
   } catch (const std::exception &e) {  // certs::SchemaError, and anything else the reader throws
     error = "'" + file + "': " + e.what();
     return nullptr;
@@ -76,10 +90,43 @@ std::unique_ptr<GuardTableSource> GuardTableSource::fromFile(const std::string &
   return s;
 }
 
-std::unique_ptr<GuardTableSource> GuardTableSource::fromDirectory(const std::string &dir) {
-  std::unique_ptr<GuardTableSource> s(new GuardTableSource());
+std::unique_ptr<GuardTableSource> GuardTableSource::fromDirectory(const std::string &dir, const TrustOptions &trust) {
+  std::unique_ptr<GuardTableSource> s(new GuardTableSource(trust));
   s->dir_ = dir;
   return s;
+}
+
+LogicalResult GuardTableSource::admit(LoadedTable &t, std::string &error, std::string &warning) {
+  using Trust = LoadedTable::Trust;
+  switch (t.trust) {
+  case Trust::Verified:
+  case Trust::Uncertified:
+    return success();
+  case Trust::Refused:
+    return failure();
+  case Trust::Unchecked:
+    break;
+  }
+  if (t.compact) {
+    if (allowUncertified_) {
+      t.trust = Trust::Uncertified;
+      return success();
+    }
+    t.trust = Trust::Refused;
+    error = "guard table '" + t.path +
+            "' is an uncertified compact table (claims without proofs or witnesses, nothing to check); "
+            "pass its certificate, or allow-uncertified=true to use it unchecked";
+    return failure();
+  }
+  CheckResult r = checker_.verify(t.path, t.sha256);
+  warning = r.warning;
+  if (!r.ok) {
+    t.trust = Trust::Refused;
+    error = r.error;
+    return failure();
+  }
+  t.trust = Trust::Verified;
+  return success();
 }
 
 /// "e2m1 x e2m1, k = 2, seq, f32 rne keep, dequant/post bitwise"
@@ -128,7 +175,7 @@ TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat
                  tableCommand(a, b, k) + "` and pass guards=" + tableFileName(a, b, k);
   } else {
     try {
-      entry.first = LoadedTable{path, certs::readGuardTable(path)};
+      entry.first = load(path);
       std::string why = mismatch(*entry.first, a, b, k);
       if (why.empty())
         res.table = &*entry.first;
@@ -199,7 +246,7 @@ std::string fastMathReason(Operation *op) {
   if (!attr || attr.getValue() == arith::FastMathFlags::none) return "";
   return "`" + op->getName().getStringRef().str() + "` carries fast-math flags <" +
          arith::stringifyFastMathFlags(attr.getValue()) +
-         ">, which allow results other than the certified dequant semantics";
+         ">, which allow results other than the dequant semantics the guard tables describe";
 }
 
 /// Matches the scale operand of a scaling_extf: a `vector.broadcast` of one f8E8M0FNU
@@ -267,7 +314,7 @@ FailureOr<MxBlock> matchMxBlock(vector::ReductionOp op, bool &candidate, std::st
       if (!why.empty()) return failure();
     }
   if (op.getAcc()) {
-    why = "the reduction has an accumulator operand (the certified semantics start from the first "
+    why = "the reduction has an accumulator operand (the guard tables' semantics start from the first "
           "product)";
     return failure();
   }
@@ -283,7 +330,7 @@ FailureOr<MxBlock> matchMxBlock(vector::ReductionOp op, bool &candidate, std::st
   if (!op.getType().isF32() || !vt.getElementType().isF32() ||
       !getElementTypeOrSelf(extA.getType()).isF32() || !getElementTypeOrSelf(extB.getType()).isF32()) {
     why = "the products and the reduction are " + typeStr(op.getType()) +
-          ", not f32 (certified tables cover the f32 accumulator)";
+          ", not f32 (the guard tables cover the f32 accumulator)";
     return failure();
   }
   MxBlock m;
@@ -398,30 +445,44 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
     }
     TableLookup t = state.tables->lookup(m->fa, m->fb, m->k);
     if (!t.table) {
-      if (t.error) {
-        state.hadError = true;
-        mlir::emitError(op->getLoc(), "mx-scale-placement: ") << t.reason;
-        return rewriter.notifyMatchFailure(op, t.reason);
-      }
+      if (t.error) return fail(op, rewriter, t.reason);
       return leave(op, rewriter, t.reason);
     }
-    const Guard &guard = t.table->table.agree;
-    std::string tableName = llvm::sys::path::filename(t.table->path).str();
-    if (!t.table->table.certified) tableName += " (uncertified compact table)";
-    std::string guardText = "{" + guard.str() + "}";
-    // "the certified agree set" for a certificate, "the agree set" for a compact table.
-    std::string agreeSet = t.table->table.certified ? "the certified agree set " : "the agree set ";
-    if (guard.regions.empty()) return leave(op, rewriter, "the agree set of " + tableName + " is empty");
-
+    LoadedTable &table = *t.table;
+    const Guard &guard = table.table.agree;
+    std::string tableName = llvm::sys::path::filename(table.path).str();
+    // Decisions that need no table claim: the table is not verified for them.
+    if (guard.regions.empty())
+      return leave(op, rewriter,
+                   "the agree set of " + tableName + (table.compact ? " (uncertified compact table)" : "") +
+                       " is empty");
     bool constant = m->sa.code && m->sb.code;
     if (state.mode == PlacementMode::Static && !constant)
       return leave(op, rewriter, "mode=static and the scale codes are not compile-time constants");
+    bool decideStatically = constant && state.mode != PlacementMode::Runtime;
+    int xa = decideStatically ? int(*m->sa.code) : 0, xb = decideStatically ? int(*m->sb.code) : 0;
+    std::string codes =
+        decideStatically ? "scale codes xa = " + std::to_string(xa) + ", xb = " + std::to_string(xb) : "";
+    if (decideStatically && (xa == ScaleCode::kNaN || xb == ScaleCode::kNaN))
+      return leave(op, rewriter, codes + ": code 255 is NaN (both placements give NaN; dequant already does)");
 
-    if (constant && state.mode != PlacementMode::Runtime) {
-      int xa = int(*m->sa.code), xb = int(*m->sb.code), e = xa + xb - 254;
-      std::string codes = "scale codes xa = " + std::to_string(xa) + ", xb = " + std::to_string(xb);
-      if (xa == ScaleCode::kNaN || xb == ScaleCode::kNaN)
-        return leave(op, rewriter, codes + ": code 255 is NaN (both placements give NaN; dequant already does)");
+    // From here on the agree set decides: the table must be admitted (a certificate the
+    // checker accepts, or a compact table with allow-uncertified=true).
+    std::string error, warning;
+    LogicalResult admitted = state.tables->admit(table, error, warning);
+    if (!warning.empty()) mlir::emitWarning(op->getLoc(), "mx-scale-placement: ") << warning;
+    if (failed(admitted)) {
+      if (!error.empty()) return fail(op, rewriter, error);
+      return rewriter.notifyMatchFailure(op, "guard table '" + table.path + "' was refused");
+    }
+    // Only a table the checker accepted is called certified.
+    bool verified = table.trust == LoadedTable::Trust::Verified;
+    if (!verified) tableName += " (uncertified compact table, not checked)";
+    std::string agreeSet = verified ? "the certified agree set " : "the agree set ";
+    std::string guardText = "{" + guard.str() + "}";
+
+    if (decideStatically) {
+      int e = xa + xb - 254;
       codes += " (e = " + std::to_string(e) + ")";
       if (!guard.contains(xa, xb))
         return leave(op, rewriter, codes + " lie outside " + agreeSet + guardText + " of " + tableName);
@@ -438,10 +499,10 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
                    " of " + tableName + ", dequant elsewhere");
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
-    Value xa = codeI32(rewriter, loc, m->sa), xb = codeI32(rewriter, loc, m->sb);
-    Value e = arith::SubIOp::create(rewriter, loc, arith::AddIOp::create(rewriter, loc, xa, xb),
+    Value xaV = codeI32(rewriter, loc, m->sa), xbV = codeI32(rewriter, loc, m->sb);
+    Value e = arith::SubIOp::create(rewriter, loc, arith::AddIOp::create(rewriter, loc, xaV, xbV),
                                     arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 254));
-    Value cond = buildGuardCondition(rewriter, loc, guard, xa, xb, e);
+    Value cond = buildGuardCondition(rewriter, loc, guard, xaV, xbV, e);
     const MxBlock &blk = *m;
     auto ifOp = scf::IfOp::create(
         rewriter, loc, cond,
@@ -465,6 +526,12 @@ private:
   /// Emits a remark (when enabled) prefixed with the pass name.
   void remark(Operation *op, const std::string &msg) const {
     if (state.emitRemarks) mlir::emitRemark(op->getLoc(), "mx-scale-placement: ") << msg;
+  }
+  /// Reports an error (the pass then fails: no output, never a silent rewrite).
+  LogicalResult fail(vector::ReductionOp op, PatternRewriter &rewriter, const std::string &why) const {
+    state.hadError = true;
+    mlir::emitError(op->getLoc(), "mx-scale-placement: ") << why;
+    return rewriter.notifyMatchFailure(op, why);
   }
   /// Leaves the block unchanged, saying why.
   LogicalResult leave(vector::ReductionOp op, PatternRewriter &rewriter, const std::string &why) const {
@@ -501,10 +568,14 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
   }
 
   void runOnOperation() override {
+    TrustOptions trust;
+    trust.check.checker = checker;
+    trust.check.cacheDir = checkCache;
+    trust.allowUncertified = allowUncertified;
     std::unique_ptr<GuardTableSource> tables;
     if (!guards.empty()) {
       std::string err;
-      tables = GuardTableSource::fromFile(guards, err);
+      tables = GuardTableSource::fromFile(guards, trust, err);
       if (!tables) {
         mlir::emitError(getOperation()->getLoc(), "mx-scale-placement: cannot use guards=") << err;
         return signalPassFailure();
@@ -516,7 +587,7 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
         mlir::emitError(getOperation()->getLoc(), "mx-scale-placement: tables-dir '") << dir << "' is not a directory";
         return signalPassFailure();
       }
-      tables = GuardTableSource::fromDirectory(dir);
+      tables = GuardTableSource::fromDirectory(dir, trust);
     }
     MxScalePlacementState state;
     state.mode = mode;
@@ -535,6 +606,23 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
                                 llvm::cl::desc("Directory of certified tables looked up by configuration "
                                                "(default: the repository's certs/tables)"),
                                 llvm::cl::init("")};
+  Option<std::string> checker{
+      *this, "checker",
+      llvm::cl::desc("The certificate checker (`mxcert`) that must accept a certificate before it is used "
+                     "(default: $MXCERT_CHECKER, else mxcert next to this executable, in its build tree, "
+                     "or on PATH)"),
+      llvm::cl::init("")};
+  Option<std::string> checkCache{
+      *this, "check-cache",
+      llvm::cl::desc("Directory caching the certificates the checker accepted, by content hash; 'none': no "
+                     "cache (default: $MXCERT_CHECK_CACHE, else $XDG_CACHE_HOME/mxcert/checked, else "
+                     "$HOME/.cache/mxcert/checked)"),
+      llvm::cl::init("")};
+  Option<bool> allowUncertified{
+      *this, "allow-uncertified",
+      llvm::cl::desc("Use compact guard tables (mxcert export --as json), which carry no evidence, "
+                     "unchecked (default: refuse them)"),
+      llvm::cl::init(false)};
   Option<PlacementMode> mode{
       *this, "mode", llvm::cl::desc("How to decide"), llvm::cl::init(PlacementMode::Auto),
       llvm::cl::values(

@@ -18,9 +18,13 @@
 // at compile time when both scales are constants, otherwise behind an `scf.if` whose condition
 // compares the integer scale codes with the guard's regions (post inside, the original
 // computation outside). Everything else is left unchanged with a remark naming the reason.
+// A table decides only after it is admitted: a certificate must pass the independent checker
+// (`mxcert check`, run as a subprocess: TableCheck.h), a compact table without evidence is
+// refused unless allow-uncertified=true.
 #pragma once
 
 #include "certs/certificate.h"
+#include "mlir_pass/TableCheck.h"
 #include "models/formats.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -49,35 +53,63 @@ enum class PlacementMode {
 /// Parses "auto", "static", "runtime", "off".
 std::optional<PlacementMode> parsePlacementMode(const std::string &s);
 
-/// A guard table read from a file, with the file it came from.
+/// A guard table read from a file, with the file it came from and whether it may be used.
 struct LoadedTable {
   std::string path;        ///< the file the table was read from
   certs::GuardTable table; ///< its configuration, placements, relation and agree guard
+  std::string sha256;      ///< SHA-256 of the bytes `table` was parsed from
+  bool compact = false;    ///< a compact `mxcert-guard-table` (claims only: nothing to check)
+  /// Whether the table may decide a rewrite (see GuardTableSource::admit).
+  enum class Trust {
+    Unchecked,   ///< not needed yet
+    Verified,    ///< a certificate that the checker accepted
+    Uncertified, ///< a compact table, used unchecked because of allow-uncertified=true
+    Refused,     ///< refused; the error was reported once
+  } trust = Trust::Unchecked;
 };
 
 /// The outcome of looking up the table for one block.
 struct TableLookup {
-  const LoadedTable *table = nullptr; ///< a table whose configuration matches, or null
-  std::string reason;                 ///< when null: why (a remark, or an error message)
-  bool error = false;                 ///< when null: the reason is an unreadable or invalid file
+  LoadedTable *table = nullptr; ///< a table whose configuration matches, or null
+  std::string reason;           ///< when null: why (a remark, or an error message)
+  bool error = false;           ///< when null: the reason is an unreadable or invalid file
+};
+
+/// What the pass trusts: how certificates are verified, and whether compact tables may be
+/// used without evidence (the pass options `checker=`, `check-cache=`, `allow-uncertified=`).
+struct TrustOptions {
+  CheckOptions check;            ///< where the checker and its cache are
+  bool allowUncertified = false; ///< use compact tables unchecked
 };
 
 /// Where guard tables come from: one explicit file (`guards=FILE`), or the directory of the
 /// committed certified tables, looked up by configuration (file names as scripts/gen-tables
 /// writes them: `<a>x<b>_f32_rne_keep_k<K>_seq_dequant-post_bitwise.json`). Either way the
 /// table's own configuration is checked against the block's before it is used; the file
-/// name is only a hint.
+/// name is only a hint. A table whose configuration fits must still be admitted (`admit`)
+/// before its agree set decides anything. One source serves one pass run on one thread;
+/// the verification cache behind `admit` is process-wide and thread-safe.
 class GuardTableSource {
 public:
   /// Every block is checked against the table in `file`. On an unreadable or invalid file,
   /// returns null and sets `error` to a one-line reason.
-  static std::unique_ptr<GuardTableSource> fromFile(const std::string &file, std::string &error);
+  static std::unique_ptr<GuardTableSource> fromFile(const std::string &file, const TrustOptions &trust,
+                                                    std::string &error);
   /// Tables are looked up by configuration in `dir`.
-  static std::unique_ptr<GuardTableSource> fromDirectory(const std::string &dir);
+  static std::unique_ptr<GuardTableSource> fromDirectory(const std::string &dir, const TrustOptions &trust);
 
   /// The table for a block of `k` element pairs of formats `a` and `b` (f32, rne, keep, seq,
   /// dequant/post, bitwise), or the reason there is none. Tables are read once and cached.
+  /// Only the configuration is compared: nothing is verified yet.
   TableLookup lookup(const ElementFormat &a, const ElementFormat &b, int k);
+
+  /// Decides whether `t` may decide rewrites: a certificate must pass the checker
+  /// (`mxcert check`, cached by content hash: see TableCheck.h), then its trust is
+  /// Verified; a compact table is Uncertified when allow-uncertified is set and refused
+  /// otherwise. On refusal returns failure with `error` set to a one-line reason the first
+  /// time (the caller reports it) and empty afterwards. `warning`, when set, is a one-line
+  /// warning to report (the check cache could not be written).
+  mlir::LogicalResult admit(LoadedTable &t, std::string &error, std::string &warning);
 
   /// The file a directory lookup reads for a configuration.
   static std::string tableFileName(const ElementFormat &a, const ElementFormat &b, int k);
@@ -85,13 +117,17 @@ public:
   static std::string tableCommand(const ElementFormat &a, const ElementFormat &b, int k);
 
 private:
-  GuardTableSource() = default;
+  explicit GuardTableSource(const TrustOptions &trust) : allowUncertified_(trust.allowUncertified), checker_(trust.check) {}
+  /// Reads a table file (certificate or compact table); throws on an unreadable or invalid file.
+  static LoadedTable load(const std::string &path);
   /// Why `t` cannot serve a block (a, b, k), or "" when it can.
   static std::string mismatch(const LoadedTable &t, const ElementFormat &a, const ElementFormat &b,
                               int k);
 
   std::optional<LoadedTable> file_; ///< the explicit table (guards=FILE), if any
   std::string dir_;                 ///< the table directory (when no explicit file)
+  bool allowUncertified_ = false;   ///< allow-uncertified=true
+  TableChecker checker_;            ///< verifies certificates
   /// Directory lookups already done, by (a, b, k): the table, or the reason there is none.
   std::map<std::tuple<std::string, std::string, int>, std::pair<std::optional<LoadedTable>, TableLookup>>
       cache_;

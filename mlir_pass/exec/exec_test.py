@@ -10,7 +10,10 @@ zeros, specials, random). Three lowerings of that module are JIT-ed with mlir-ru
   rewritten  mxcert-opt --mx-scale-placement --mx-to-llvm               vs mxcert eval's dequant
   post-all   mxcert-opt --mx-scale-placement=mode=runtime,guards=ALL    vs mxcert eval's post
 (ALL: a compact table whose agree set is every finite pair, so the post branch runs wherever
-it can; this checks the post computation itself, including e outside the f32 exponent range).
+it can; this checks the post computation itself, including e outside the f32 exponent range;
+it is deliberately false, so it is used with allow-uncertified=true). The pass verifies the
+committed certificates with the given mxcert (checker=) and caches the outcome in
+WORKDIR/check-cache (check-cache=).
 Every returned bit pattern must equal the model's (two NaNs count as the same bits).
 Exit 0 when there is no mismatch, 1 otherwise.
 """
@@ -137,9 +140,13 @@ def check_one(args, fmt, k):
                    "lhs": "dequant", "rhs": "post", "relation": "bitwise",
                    "agree": [{"xa": [0, 254], "xb": [0, 254], "e": [-254, 254]}]}, f)
 
+    # The pass verifies the certificate with this mxcert; the cache stays in the work directory.
+    trust = "tables-dir=%s checker=%s check-cache=%s" % (args.tables, args.mxcert,
+                                                          os.path.join(args.workdir, "check-cache"))
+    placement = "--mx-scale-placement=" + trust
     # The rewrite itself: @dot gets a runtime guard, the constant pairs are decided statically.
     rewritten_ir = os.path.join(work, "rewritten.mlir")
-    remarks = mx.lower(args.mxcert_opt, src, rewritten_ir, ["--mx-scale-placement"])
+    remarks = mx.lower(args.mxcert_opt, src, rewritten_ir, [placement])
     text = open(rewritten_ir).read()
     expect_static = sum(1 for p in pairs if guard_contains(table["agree"], *p))
     n_rewrote = remarks.count("rewrote dequant to post")
@@ -149,10 +156,17 @@ def check_one(args, fmt, k):
         problems.append("expected one runtime guard in the rewritten module, found %d" % n_guard)
     if n_rewrote != expect_static:
         problems.append("expected %d static rewrites, the remarks report %d" % (expect_static, n_rewrote))
+    # The certificate passed the checker: the runtime guard and every constant pair decided by
+    # the agree set (all but those with code 255) name the certified agree set.
+    expect_certified = 1 + sum(1 for p in pairs if 255 not in p)
+    if remarks.count("the certified agree set") != expect_certified or "uncertified" in remarks:
+        problems.append("expected %d remarks naming the certified agree set, found %d" % (
+            expect_certified, remarks.count("the certified agree set")))
 
     variants = [("original", ["--mx-to-llvm"], "dequant"),
-                ("rewritten", ["--mx-scale-placement", "--mx-to-llvm"], "dequant"),
-                ("post-all", ["--mx-scale-placement=mode=runtime guards=%s" % post_all, "--mx-to-llvm"], "post")]
+                ("rewritten", [placement, "--mx-to-llvm"], "dequant"),
+                ("post-all", ["--mx-scale-placement=mode=runtime guards=%s allow-uncertified=true %s" % (post_all, trust),
+                              "--mx-to-llvm"], "post")]
     results = {}
     for name, passes, _ in variants:
         ll = os.path.join(work, name + ".ll.mlir")

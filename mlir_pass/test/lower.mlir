@@ -1,6 +1,8 @@
 // --mx-to-llvm: everything reaches the LLVM dialect; the narrow-float decoding gives scale code 0
 // the f32 subnormal 2^-127 (bits 0x00400000) and code 255 NaN (0x7FC00000); ordered float add
 // reductions start from -0.0 (the exact identity), not +0.0.
+// The pass verifies the committed certificates with the checker:
+// REQUIRES: mxcert
 // RUN: mxcert-opt %s --mx-scale-placement --mx-to-llvm | FileCheck %s
 // RUN: mxcert-opt %s --mx-lower-narrow-floats | FileCheck %s --check-prefix=NARROW
 

@@ -1,5 +1,7 @@
 // The `mode` option: runtime (a guard even for constant codes) and static (only constant codes);
 // modes_off.mlir has off and the default (auto).
+// The pass verifies the committed certificates with the checker:
+// REQUIRES: mxcert
 // RUN: mxcert-opt %s --mx-scale-placement=mode=runtime -verify-diagnostics -split-input-file | FileCheck %s --check-prefix=RUNTIME
 // RUN: mxcert-opt %s --mx-scale-placement=mode=static -verify-diagnostics=only-expected -split-input-file | FileCheck %s --check-prefix=STATIC
 

@@ -1,5 +1,7 @@
 // mode=off leaves everything unchanged and says nothing; the default mode (auto) decides constant
 // codes at compile time and guards variable ones.
+// The pass verifies the committed certificates with the checker:
+// REQUIRES: mxcert
 // RUN: mxcert-opt %s --mx-scale-placement=mode=off -split-input-file 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: mxcert-opt %s --mx-scale-placement=mode=off -split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=SILENT --allow-empty
 // RUN: mxcert-opt %s --mx-scale-placement -split-input-file 2>&1 | FileCheck %s --check-prefix=AUTO

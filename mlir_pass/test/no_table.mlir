@@ -1,5 +1,7 @@
 // Blocks with no matching certified table are left unchanged; the remark names the `mxcert`
 // command that would make the table.
+// The pass verifies the committed certificates with the checker:
+// REQUIRES: mxcert
 // RUN: mxcert-opt %s --mx-scale-placement -verify-diagnostics -split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @k4(

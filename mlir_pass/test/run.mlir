@@ -2,6 +2,8 @@
 // edges SPEC §3 fixes, lowered with and without the rewrite; both must return the bits of
 // `mxcert eval --placements dequant` (the expected values below are its output; NaNs are
 // canonicalized to 0x7FC00000 by the driver). The exhaustive version is exec/exec_test.py.
+// The pass verifies the committed certificates with the checker:
+// REQUIRES: mxcert
 // RUN: mxcert-opt %s --mx-to-llvm | %mlir_runner -e main -entry-point-result=void -O2 -shared-libs=%runner_libs | FileCheck %s
 // RUN: mxcert-opt %s --mx-scale-placement --mx-to-llvm 2>/dev/null | %mlir_runner -e main -entry-point-result=void -O2 -shared-libs=%runner_libs | FileCheck %s
 // RUN: mxcert-opt %s --mx-scale-placement 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK

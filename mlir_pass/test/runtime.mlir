@@ -3,6 +3,8 @@
 // e = xa + xb - 254 with the certified region (bounds every code satisfies are left out: e >= -254
 // for k = 1); inside it the post placement with 2^e built exactly from its f64 bits, outside it
 // the original ops (which the pass does not match again).
+// The pass verifies the committed certificates with the checker:
+// REQUIRES: mxcert
 // RUN: mxcert-opt %s --mx-scale-placement -verify-diagnostics -split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @e2m1_k2(

@@ -2,6 +2,8 @@
 // k = 2 on both sides of each bound of the certified agree set, k = 1 and 32, and the NaN code.
 // A rewrite emits the post placement, R = rnd(2^e * Seq_i rnd(a_i b_i)), with 2^e as an exact
 // f64 constant and ONE rounding (truncf) at the end.
+// The pass verifies the committed certificates with the checker:
+// REQUIRES: mxcert
 // RUN: mxcert-opt %s --mx-scale-placement -verify-diagnostics -split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @e2m1_k2_yes_ehi(

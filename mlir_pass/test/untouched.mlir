@@ -14,7 +14,7 @@ func.func @reassoc_reduction(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa
   %A = arith.scaling_extf %a, %sav : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf32>
   %B = arith.scaling_extf %b, %sbv : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf32>
   %P = arith.mulf %A, %B : vector<2xf32>
-  // expected-remark @below {{left unchanged: `vector.reduction` carries fast-math flags <reassoc>, which allow results other than the certified dequant semantics}}
+  // expected-remark @below {{left unchanged: `vector.reduction` carries fast-math flags <reassoc>, which allow results other than the dequant semantics the guard tables describe}}
   %R = vector.reduction <add>, %P fastmath<reassoc> : vector<2xf32> into f32
   return %R : f32
 }
@@ -59,7 +59,7 @@ func.func @accumulator(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: f8E8
   %A = arith.scaling_extf %a, %sav : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf32>
   %B = arith.scaling_extf %b, %sbv : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf32>
   %P = arith.mulf %A, %B : vector<2xf32>
-  // expected-remark @below {{left unchanged: the reduction has an accumulator operand (the certified semantics start from the first product)}}
+  // expected-remark @below {{left unchanged: the reduction has an accumulator operand (the guard tables' semantics start from the first product)}}
   %R = vector.reduction <add>, %P, %acc : vector<2xf32> into f32
   return %R : f32
 }
@@ -167,7 +167,7 @@ func.func @f64_accumulation(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa:
   %A = arith.scaling_extf %a, %sav : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf64>
   %B = arith.scaling_extf %b, %sbv : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf64>
   %P = arith.mulf %A, %B : vector<2xf64>
-  // expected-remark @below {{left unchanged: the products and the reduction are f64, not f32 (certified tables cover the f32 accumulator)}}
+  // expected-remark @below {{left unchanged: the products and the reduction are f64, not f32 (the guard tables cover the f32 accumulator)}}
   %R = vector.reduction <add>, %P : vector<2xf64> into f64
   return %R : f64
 }
