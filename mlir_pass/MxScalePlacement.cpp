@@ -30,6 +30,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -37,6 +38,9 @@
 
 #ifndef MXCERT_TABLES_DIR
 #define MXCERT_TABLES_DIR "certs/tables"
+#endif
+#ifndef MXCERT_INSTALL_TABLESDIR
+#define MXCERT_INSTALL_TABLESDIR "share/mxcert/tables"
 #endif
 
 using namespace mlir;
@@ -51,7 +55,17 @@ std::optional<PlacementMode> parsePlacementMode(const std::string &s) {
   return std::nullopt;
 }
 
-std::string defaultTablesDir() { return MXCERT_TABLES_DIR; }
+std::string defaultTablesDir() {
+  // Installed (cmake --install): <prefix>/bin/mxcert-opt uses <prefix>/share/mxcert/tables.
+  const std::string exe = llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&defaultTablesDir));
+  if (!exe.empty()) {
+    llvm::SmallString<256> dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+    llvm::sys::path::append(dir, MXCERT_INSTALL_TABLESDIR);
+    if (llvm::sys::fs::is_directory(dir)) return std::string(dir);
+  }
+  // The build tree: the source tree's committed tables.
+  return MXCERT_TABLES_DIR;
+}
 
 //===----------------------------------------------------------------------===//
 // Guard tables
@@ -604,7 +618,8 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
                              llvm::cl::init("")};
   Option<std::string> tablesDir{*this, "tables-dir",
                                 llvm::cl::desc("Directory of certified tables looked up by configuration "
-                                               "(default: the repository's certs/tables)"),
+                                               "(default: <prefix>/share/mxcert/tables when installed, "
+                                               "else the source tree's certs/tables)"),
                                 llvm::cl::init("")};
   Option<std::string> checker{
       *this, "checker",

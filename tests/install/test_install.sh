@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# tests/install/test_install.sh — installs the build into a temporary prefix and uses it as a
+# consumer would: a CMake project with find_package(mxcert) (mxcert::certs), the same source
+# built with pkg-config, the installed mxcert CLI on an installed table, the installed
+# mxcert-opt with its default (installed) tables, and a partial install that must fail at
+# configure time with a clear message.
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR
+set -u
+BUILD="${1:?usage: $0 BUILD_DIR SOURCE_DIR}"
+SRC="${2:?usage: $0 BUILD_DIR SOURCE_DIR}"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+P="$TMP/prefix"
+FAILS=0
+fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
+
+cmake --install "$BUILD" --prefix "$P" >"$TMP/install.log" 2>&1 || { cat "$TMP/install.log"; fail "cmake --install"; }
+for f in bin/mxcert lib/libmxcert_models.a lib/libmxcert_certs.a include/mxcert/models/guard.h \
+         include/mxcert/certs/certificate.h lib/cmake/mxcert/mxcertConfig.cmake lib/pkgconfig/mxcert.pc \
+         share/mxcert/tables/README.md share/mxcert/certificate.schema.json share/doc/mxcert/README.md; do
+  [ -e "$P/$f" ] || fail "not installed: $f"
+done
+ntables=$(ls "$P"/share/mxcert/tables/*.json | wc -l)
+[ "$ntables" = "$(ls "$SRC"/certs/tables/*.json | wc -l)" ] || fail "installed $ntables tables"
+TABLE="$P/share/mxcert/tables/e2m1xe2m1_f32_rne_keep_k2_seq_dequant-post_bitwise.json"
+# The expected answers, from the JSON itself.
+expect() {
+  python3 - "$TABLE" "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); xa, xb = int(sys.argv[2]), int(sys.argv[3]); e = xa + xb - 254
+ok = any(r["xa"][0] <= xa <= r["xa"][1] and r["xb"][0] <= xb <= r["xb"][1] and r["e"][0] <= e <= r["e"][1] for r in d["agree"])
+print("agree" if ok else "outside")
+PY
+}
+
+# 1. CMake consumer.
+cmake -S "$SRC/tests/install/consumer" -B "$TMP/cb" -DCMAKE_PREFIX_PATH="$P" >"$TMP/cfg.log" 2>&1 ||
+  { cat "$TMP/cfg.log"; fail "configuring the consumer against the install"; }
+cmake --build "$TMP/cb" >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log"; fail "building the consumer"; }
+for pair in "127 127" "250 127" "0 0" "200 180"; do
+  set -- $pair
+  got=$("$TMP/cb/consumer" "$TABLE" "$1" "$2" | cut -d' ' -f1)
+  want=$(expect "$1" "$2")
+  [ "$got" = "$want" ] || fail "cmake consumer at ($1, $2): $got, expected $want"
+done
+"$TMP/cb/consumer" "$TABLE" 127 127 | grep -q " e2m1 e2m1 k=2 guard=" || fail "cmake consumer: config not printed"
+
+# 2. pkg-config consumer (the same source).
+if command -v pkg-config >/dev/null; then
+  flags=$(PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --cflags --libs mxcert) || fail "pkg-config mxcert"
+  # shellcheck disable=SC2086
+  c++ "$SRC/tests/install/consumer/main.cpp" $flags -o "$TMP/pc_consumer" 2>"$TMP/pc.log" ||
+    { cat "$TMP/pc.log"; fail "building with pkg-config"; }
+  got=$("$TMP/pc_consumer" "$TABLE" 127 127 | cut -d' ' -f1)
+  [ "$got" = "$(expect 127 127)" ] || fail "pkg-config consumer: $got"
+  tdir=$(PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --variable=tablesdir mxcert)
+  [ "$(realpath "$tdir")" = "$(realpath "$P/share/mxcert/tables")" ] || fail "pkg-config tablesdir: $tdir"
+fi
+
+# 3. The installed CLI on an installed table.
+"$P/bin/mxcert" check "$TABLE" >"$TMP/check.out" 2>&1 || fail "installed mxcert check: $(tail -n 2 "$TMP/check.out")"
+"$P/bin/mxcert" export "$TABLE" --as json >"$TMP/compact.json" || fail "installed mxcert export"
+
+# 4. The installed mxcert-opt finds the installed tables and the installed checker by itself.
+if [ -x "$P/bin/mxcert-opt" ]; then
+  cat >"$TMP/block.mlir" <<'MLIR'
+func.func @dot(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>) -> f32 {
+  %sa = arith.constant 0x7F : f8E8M0FNU
+  %sb = arith.constant 0x7F : f8E8M0FNU
+  %sav = vector.broadcast %sa : f8E8M0FNU to vector<2xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<2xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sav : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf32>
+  %P = arith.mulf %A, %B : vector<2xf32>
+  %R = vector.reduction <add>, %P : vector<2xf32> into f32
+  return %R : f32
+}
+MLIR
+  MXCERT_CHECK_CACHE=none "$P/bin/mxcert-opt" "$TMP/block.mlir" --mx-scale-placement >"$TMP/opt.out" 2>"$TMP/opt.err" ||
+    fail "installed mxcert-opt: $(head -c 400 "$TMP/opt.err")"
+  grep -q "certified agree set" "$TMP/opt.err" || fail "installed mxcert-opt did not use a verified installed table: $(head -c 400 "$TMP/opt.err")"
+fi
+
+# 5. A partial install fails when the consumer is configured, naming the missing file.
+rm "$P/lib/libmxcert_certs.a"
+if cmake -S "$SRC/tests/install/consumer" -B "$TMP/cb2" -DCMAKE_PREFIX_PATH="$P" >"$TMP/cfg2.log" 2>&1; then
+  fail "configuring against a partial install succeeded"
+else
+  grep -q "libmxcert_certs.a" "$TMP/cfg2.log" || fail "the partial-install error does not name the file: $(tail -n 5 "$TMP/cfg2.log")"
+fi
+
+echo "test_install.sh: $FAILS failure(s)"
+[ "$FAILS" = 0 ]
