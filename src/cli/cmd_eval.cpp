@@ -52,7 +52,7 @@ std::vector<Placement> parsePlacementList(const std::string &v) {
 
 int cmdEval(int argc, char **argv) {
   std::set<std::string> valued = configOptions();
-  valued.insert({"xa", "xb", "a-vals", "b-vals", "placements", "relation"});
+  valued.insert({"xa", "xb", "a-vals", "b-vals", "placements", "relation", "o"});
   Args args(argc, argv, 2, {"json"}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   ModelConfig cfg = parseConfig(args);

@@ -132,7 +132,7 @@ std::string asMlir(const certs::GuardTable &t, const std::string &name, const st
 }  // namespace
 
 int cmdExport(int argc, char **argv) {
-  Args args(argc, argv, 2, {}, {"as", "name"});
+  Args args(argc, argv, 2, {}, {"as", "name", "o"});
   if (args.positional().size() != 1)
     throw UsageError(args.positional().empty() ? "missing certificate file (mxcert export FILE --as cpp|json|mlir)"
                                                : "export takes one certificate file");

@@ -61,7 +61,7 @@ std::string summary(const engine::PairQuery &q, const certs::Certificate &c, boo
 
 int cmdTable(int argc, char **argv) {
   std::set<std::string> valued = configOptions();
-  valued.insert({"lhs", "rhs", "relation", "engine", "solver", "timeout", "query-timeout", "max-terms"});
+  valued.insert({"lhs", "rhs", "relation", "engine", "solver", "timeout", "query-timeout", "max-terms", "o"});
   Args args(argc, argv, 2, {"json", "no-collapse", "verbose", "embed-queries"}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),

@@ -16,5 +16,7 @@ int cmdEmitSmt2(int argc, char **argv);
 int cmdCheck(int argc, char **argv);
 /// `mxcert export FILE --as cpp|json|mlir [--name NAME] [-o OUT]`.
 int cmdExport(int argc, char **argv);
+/// `mxcert --version`: release, git revision, solver versions, encoder identity.
+int cmdVersion();
 
 }  // namespace mxcert::cli

@@ -27,7 +27,26 @@ const char *kUsageText =
     "  --relation bitwise|value, --json, -o FILE\n"
     "limits: --timeout S (the whole command's wall time), --query-timeout S (one solver call),\n"
     "  --max-terms N (one query's size); a limit reached is exit 3 (unknown), never proven\n"
+    "mxcert CMD --help (or mxcert help CMD) lists a command's options; mxcert --version\n"
     "see README.md and docs/cli.md for details\n";
+
+/// Runs command `cmd` (argv[1]).
+int dispatch(const std::string &cmd, int argc, char **argv) {
+  using namespace mxcert::cli;
+  if (cmd == "eval") return cmdEval(argc, argv);
+  if (cmd == "table") return cmdTable(argc, argv);
+  if (cmd == "prove") return cmdProve(argc, argv);
+  if (cmd == "cex") return cmdCex(argc, argv);
+  if (cmd == "bound") return cmdBound(argc, argv);
+  if (cmd == "emit-smt2") return cmdEmitSmt2(argc, argv);
+  if (cmd == "check") return cmdCheck(argc, argv);
+  if (cmd == "export") return cmdExport(argc, argv);
+  if (cmd == "--version" || cmd == "version") {
+    if (argc > 2) throw UsageError(cmd + " takes no arguments");
+    return cmdVersion();
+  }
+  throw UsageError("unknown command '" + cmd + "' (try mxcert --help)");
+}
 
 }  // namespace
 
@@ -37,26 +56,31 @@ int main(int argc, char **argv) {
     std::fputs("mxcert: error: missing command (try mxcert --help)\n", stderr);
     return kUsage;
   }
-  if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+  if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
+      (!std::strcmp(argv[1], "help") && argc == 2)) {
     std::fputs(kUsageText, stdout);
     return kOk;
+  }
+  // `mxcert help CMD` is `mxcert CMD --help`.
+  char helpFlag[] = "--help";
+  char *helpArgv[] = {argv[0], argc > 2 ? argv[2] : argv[1], helpFlag, nullptr};
+  if (!std::strcmp(argv[1], "help")) {
+    if (argc > 3) {
+      std::fputs("mxcert: error: help takes one command name (mxcert help CMD)\n", stderr);
+      return kUsage;
+    }
+    argc = 3;
+    argv = helpArgv;
   }
   std::string cmd = argv[1];
   try {
     auto run = [&]() -> int {
-      if (cmd == "eval") return cmdEval(argc, argv);
-      if (cmd == "table") return cmdTable(argc, argv);
-      if (cmd == "prove") return cmdProve(argc, argv);
-      if (cmd == "cex") return cmdCex(argc, argv);
-      if (cmd == "bound") return cmdBound(argc, argv);
-      if (cmd == "emit-smt2") return cmdEmitSmt2(argc, argv);
-      if (cmd == "check") return cmdCheck(argc, argv);
-      if (cmd == "export") return cmdExport(argc, argv);
-      if (cmd == "--version" || cmd == "version") {
-        std::printf("mxcert %s\n", MXCERT_VERSION);
+      try {
+        return dispatch(cmd, argc, argv);
+      } catch (const HelpRequested &h) {
+        writeStdout(h.what());
         return kOk;
       }
-      throw UsageError("unknown command '" + cmd + "' (try mxcert --help)");
     };
     const int rc = run();
     // Whatever a command printed must have reached standard output: a full disk or a closed

@@ -17,6 +17,9 @@ namespace mxcert::cli {
 
 Args::Args(int argc, char **argv, int first, const std::set<std::string> &flags,
            const std::set<std::string> &valued) {
+  for (int i = first; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h"))
+      throw HelpRequested(commandHelp(first >= 2 ? argv[first - 1] : "mxcert", flags, valued));
   for (int i = first; i < argc; ++i) {
     std::string a = argv[i];
     if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
@@ -33,19 +36,19 @@ Args::Args(int argc, char **argv, int first, const std::set<std::string> &flags,
         flags_.insert(name);
         continue;
       }
-      if (!valued.count(name)) throw UsageError("unknown option --" + name);
+      if (!valued.count(name) || name == "o") throw UsageError("unknown option --" + name + didYouMean(name, flags, valued));
       if (!hasValue) {
         if (i + 1 >= argc) throw UsageError("option --" + name + " needs a value");
         value = argv[++i];
       }
       if (values_.count(name)) throw UsageError("option --" + name + " given twice");
       values_[name] = value;
-    } else if (a == "-o") {
+    } else if (a == "-o" && valued.count("o")) {
       if (i + 1 >= argc) throw UsageError("option -o needs a file name");
       if (values_.count("o")) throw UsageError("option -o given twice");
       values_["o"] = argv[++i];
     } else if (a.size() > 1 && a[0] == '-' && !(a.size() > 1 && (std::isdigit(static_cast<unsigned char>(a[1])) || a[1] == '.'))) {
-      throw UsageError("unknown option " + a);
+      throw UsageError("unknown option " + a + (a == "-o" ? " (this command writes no file)" : ""));
     } else {
       pos_.push_back(a);
     }

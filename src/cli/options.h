@@ -18,11 +18,23 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// `--help` (or `-h`) among a command's arguments: what() is the help text (stdout, exit 0).
+struct HelpRequested : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The help of command `cmd`, generated from the option sets its parser accepts.
+std::string commandHelp(const std::string &cmd, const std::set<std::string> &flags, const std::set<std::string> &valued);
+/// " (did you mean --NAME?)" for the accepted option closest to `name` (within two edits), or "".
+std::string didYouMean(const std::string &name, const std::set<std::string> &flags, const std::set<std::string> &valued);
+
 /// A parsed command line: --name value options, --flags and positional arguments.
 class Args {
 public:
   /// Parses argv[first..]. `flags` are options without a value; `valued` take one value
-  /// (as the next argument or after '='). Anything else starting with "--" is an error.
+  /// (as the next argument or after '='); "o" in `valued` accepts `-o FILE`. Anything else
+  /// starting with "-" is an error (naming the closest accepted option). `--help` or `-h`
+  /// throws HelpRequested with the help of command argv[first - 1].
   Args(int argc, char **argv, int first, const std::set<std::string> &flags,
        const std::set<std::string> &valued);
 

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# tests/cli/test_help.sh — every command has --help (and `mxcert help CMD`) listing exactly the
+# options its parser accepts; unknown options name the closest accepted one; -o only where a
+# command writes a file; --version names the revision, the solvers and the encoder identity.
+# Usage: test_help.sh path/to/mxcert
+. "$(dirname "$0")/lib.sh"
+
+for cmd in eval table prove cex bound emit-smt2 check export; do
+  run "$cmd" --help
+  expect_rc 0 "$cmd --help"
+  grep -q "^usage: mxcert $cmd " "$OUT" && ok || fail "$cmd --help: no usage line: $(head -n 2 "$OUT")"
+  [ -s "$ERR" ] && fail "$cmd --help wrote to stderr: $(cat "$ERR")" || ok
+  cp "$OUT" "$TMP/a"
+  run help "$cmd"
+  expect_rc 0 "help $cmd"
+  cmp -s "$OUT" "$TMP/a" && ok || fail "help $cmd differs from $cmd --help"
+  # Every listed option is accepted by the parser (no "unknown option" for any of them).
+  for opt in $(grep -o '^  --[a-z0-9-]*' "$TMP/a" | tr -d ' '); do
+    [ "$opt" = --help ] && continue
+    run "$cmd" "$opt" x y
+    grep -q "unknown option $opt\b" "$ERR" && fail "$cmd: $opt is listed but unknown to the parser" || ok
+  done
+done
+# The help of table lists its limits and -o; check's lists its own --solver choices.
+run table --help
+grep -q '^  --timeout S ' "$OUT" && grep -q '^  -o FILE ' "$OUT" && grep -q '^  --query-timeout S ' "$OUT" && ok ||
+  fail "table --help misses --timeout/-o/--query-timeout"
+run check --help
+grep -q '^  --solver S .*other' "$OUT" && ok || fail "check --help: --solver choices"
+run prove --help
+grep -q '^  -o ' "$OUT" && fail "prove --help lists -o" || ok
+
+run table --format mxfp4 --k 2 --relatoin value
+expect_rc 2 "misspelt option"
+grep -q "^mxcert: error: unknown option --relatoin (did you mean --relation?)$" "$ERR" && ok || fail "did you mean: $(cat "$ERR")"
+run table --format mxfp4 --k 2 --zzzzzzzz 1
+grep -q "^mxcert: error: unknown option --zzzzzzzz$" "$ERR" && ok || fail "no suggestion expected: $(cat "$ERR")"
+run prove --format mxfp4 --k 2 --guard "e:0..0" -o "$TMP/x"
+expect_rc 2 "prove -o"
+grep -q "unknown option -o (this command writes no file)" "$ERR" && ok || fail "prove -o: $(cat "$ERR")"
+[ -e "$TMP/x" ] && fail "prove -o created a file" || ok
+run help table extra
+expect_rc 2 "help with two names"
+run help
+expect_rc 0 "help"
+grep -q "mxcert CMD --help" "$OUT" && ok || fail "top-level help does not mention CMD --help"
+
+run --version
+expect_rc 0 "--version"
+head -n 1 "$OUT" | grep -q "^mxcert [0-9][0-9.]* (git .*)$" && ok || fail "--version line 1: $(head -n 1 "$OUT")"
+grep -q "^  solver cvc5 [0-9]" "$OUT" && grep -q "^  solver z3 [0-9]" "$OUT" && ok || fail "--version solvers: $(cat "$OUT")"
+grep -q "^  encoder QF_LIA identity [0-9a-f]\{16\} " "$OUT" && ok || fail "--version encoder identity: $(cat "$OUT")"
+id1=$(grep identity "$OUT")
+run --version
+[ "$(grep identity "$OUT")" = "$id1" ] && ok || fail "the encoder identity is not deterministic"
+run --version extra
+expect_rc 2 "--version with an argument"
+
+finish
