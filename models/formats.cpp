@@ -2,6 +2,7 @@
 #include "models/formats.h"
 
 #include <stdexcept>
+#include <utility>
 
 namespace mxcert {
 
@@ -19,6 +20,20 @@ const std::vector<ElementFormat> &elementFormats() {
 std::optional<ElementFormat> findElementFormat(const std::string &name) {
   for (const auto &f : elementFormats())
     if (f.name == name) return f;
+  return std::nullopt;
+}
+
+std::optional<ElementFormat> findElementFormatAlias(const std::string &name) {
+  if (auto f = findElementFormat(name)) return f;
+  static const std::pair<const char *, const char *> kPyTorch[] = {{"float4_e2m1fn_x2", "e2m1"},
+                                                                  {"float6_e2m3fn", "e2m3"},
+                                                                  {"float6_e3m2fn", "e3m2"},
+                                                                  {"float8_e4m3fn", "e4m3"},
+                                                                  {"float8_e5m2", "e5m2"}};
+  for (const auto &[alias, canonical] : kPyTorch)
+    if (name == alias) return findElementFormat(canonical);
+  for (const auto &f : elementFormats())
+    if (f.mlirType() == name) return f;
   return std::nullopt;
 }
 

@@ -54,6 +54,11 @@ struct ElementFormat {
 const std::vector<ElementFormat> &elementFormats();
 /// Looks up an element format by name; nullopt when unknown.
 std::optional<ElementFormat> findElementFormat(const std::string &name);
+/// The same, also accepting the names users type for these formats: the MLIR element types
+/// (f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2) and the PyTorch dtypes (float4_e2m1fn_x2,
+/// float8_e4m3fn, float8_e5m2, and float6_e2m3fn / float6_e3m2fn as torchao names them).
+/// For command lines only: certificates name formats canonically.
+std::optional<ElementFormat> findElementFormatAlias(const std::string &name);
 
 /// An IEEE-754 binary accumulator format (SPEC §2): precision p (hidden bit included) and
 /// emax; emin = 1 - emax. Values: ±0, ±inf, NaN, finite multiples of 2^(emin - p + 1)

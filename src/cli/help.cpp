@@ -19,7 +19,7 @@ struct OptionDoc {
 /// Every option of every command (a command-specific text overrides: key "CMD:NAME").
 const std::map<std::string, OptionDoc> &optionDocs() {
   static const std::map<std::string, OptionDoc> docs = {
-      {"a", {"FMT", "element format of the a side: e2m1, e2m3, e3m2, e4m3, e5m2"}},
+      {"a", {"FMT", "element format of the a side: e2m1, e2m3, e3m2, e4m3, e5m2 (or f8E4M3FN, float8_e4m3fn, ...)"}},
       {"b", {"FMT", "element format of the b side (default: that of --a)"}},
       {"format", {"F", "mxfp4, mxfp6 or mxfp8 for both sides (instead of --a/--b)"}},
       {"acc", {"ACC", "accumulator format: f32 (default), bf16, f16, f64"}},

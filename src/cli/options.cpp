@@ -80,10 +80,11 @@ const std::set<std::string> &configOptions() {
 
 namespace {
 ElementFormat elementOpt(const std::string &name, const std::string &v) {
-  auto f = findElementFormat(v);
+  auto f = findElementFormatAlias(v);
   if (!f)
     throw UsageError("unknown element format '" + v + "' for --" + name +
-                     " (expected e2m1, e2m3, e3m2, e4m3 or e5m2)");
+                     " (expected e2m1, e2m3, e3m2, e4m3 or e5m2, or an MLIR/PyTorch name such as f8E4M3FN or "
+                     "float8_e4m3fn)");
   return *f;
 }
 }  // namespace

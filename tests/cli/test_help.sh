@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/cli/test_help.sh — every command has --help (and `mxcert help CMD`) listing exactly the
 # options its parser accepts; unknown options name the closest accepted one; -o only where a
-# command writes a file; --version names the revision, the solvers and the encoder identity.
+# command writes a file; MLIR and PyTorch element-type names are aliases of the formats;
+# --version names the revision, the solvers and the encoder identity.
 # Usage: test_help.sh path/to/mxcert
 . "$(dirname "$0")/lib.sh"
 
@@ -44,6 +45,21 @@ expect_rc 2 "help with two names"
 run help
 expect_rc 0 "help"
 grep -q "mxcert CMD --help" "$OUT" && ok || fail "top-level help does not mention CMD --help"
+
+# Element-format names users already type: MLIR element types and PyTorch dtypes.
+EV=(eval --k 2 --xa 127 --xb 130 --a-vals "6 -0.5" --b-vals "1 0x7" --json)
+for pair in "e2m1 f4E2M1FN" "e2m1 float4_e2m1fn_x2" "e4m3 f8E4M3FN" "e4m3 float8_e4m3fn" "e5m2 float8_e5m2" \
+            "e5m2 f8E5M2" "e2m3 f6E2M3FN" "e3m2 float6_e3m2fn"; do
+  set -- $pair
+  run "${EV[@]}" --a "$1"
+  cp "$OUT" "$TMP/canonical"
+  run "${EV[@]}" --a "$2"
+  expect_rc 0 "--a $2"
+  cmp -s "$OUT" "$TMP/canonical" && ok || fail "--a $2 is not the same as --a $1"
+done
+run "${EV[@]}" --a F8E4M3FN
+expect_rc 2 "--a F8E4M3FN (wrong case)"
+grep -q "unknown element format 'F8E4M3FN' for --a" "$ERR" && ok || fail "alias error: $(cat "$ERR")"
 
 run --version
 expect_rc 0 "--version"
