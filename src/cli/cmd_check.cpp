@@ -5,17 +5,19 @@
 // stderr, all of them on stdout); 2 the file is unreadable or schema-invalid (one line on
 // stderr); 3 a re-proof came back unknown (and no claim is false).
 #include "certs/certificate.h"
+#include "certs/config_json.h"
 #include "src/check/checker.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 namespace mxcert::cli {
 
 int cmdCheck(int argc, char **argv) {
-  Args args(argc, argv, 2, {"quiet", "verbose"}, {"solver", "timeout", "query-timeout", "max-terms"});
+  Args args(argc, argv, 2, {"quiet", "verbose", "json"}, {"solver", "timeout", "query-timeout", "max-terms"});
   if (args.positional().size() != 1)
     throw UsageError(args.positional().empty() ? "missing certificate file (mxcert check FILE)"
                                                : "check takes one certificate file");
@@ -40,7 +42,20 @@ int cmdCheck(int argc, char **argv) {
   }
   check::CheckReport rep = check::checkCertificate(cert, opt);
 
-  if (!args.flag("quiet")) {
+  const char *verdict = rep.firstFalse() ? "REJECTED" : rep.firstUnknown() ? "UNKNOWN" : "HOLDS";
+  if (args.flag("json")) {
+    // The report as one JSON object (schema mxcert-check, version 1; docs/certificates.md).
+    nlohmann::json claims = nlohmann::json::array();
+    for (const check::ClaimResult &c : rep.claims)
+      claims.push_back({{"claim", c.claim}, {"status", check::toString(c.status)}, {"detail", c.detail},
+                        {"seconds", c.seconds}});
+    nlohmann::json doc = {{"schema", "mxcert-check"}, {"schema_version", 1}, {"file", path},
+                          {"config", certs::configToJson(cert.config)}, {"lhs", toString(cert.lhs)},
+                          {"rhs", toString(cert.rhs)}, {"relation", toString(cert.relation)},
+                          {"engine", cert.engine}, {"verdict", verdict}, {"claims", claims},
+                          {"evaluations", rep.evaluations}, {"reproofs", rep.reproofs}, {"seconds", rep.seconds}};
+    writeStdout(doc.dump(1) + "\n");
+  } else if (!args.flag("quiet")) {
     std::string out = "# mxcert check " + path + "\n# " + describe(cert.config) + ", " + toString(cert.lhs) +
                       " vs " + toString(cert.rhs) + ", " + toString(cert.relation) + ", engine " + cert.engine +
                       "\n";
@@ -51,7 +66,7 @@ int cmdCheck(int argc, char **argv) {
     }
     char tail[160];
     std::snprintf(tail, sizeof tail, "%s: %zu claim(s) checked in %.3f s (%ld evaluator runs, %d solver calls)\n",
-                  rep.firstFalse() ? "REJECTED" : rep.firstUnknown() ? "UNKNOWN" : "HOLDS", rep.claims.size(),
+                  verdict, rep.claims.size(),
                   rep.seconds, rep.evaluations, rep.reproofs);
     out += tail;
     std::cout << out;

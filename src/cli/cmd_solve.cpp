@@ -9,6 +9,7 @@
 #include "src/engine/solver_table.h"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <functional>
 #include <iostream>
 
@@ -71,6 +72,36 @@ std::string describeCex(const engine::PairQuery &q, const engine::Witness &w) {
   return t;
 }
 
+/// A region as JSON ({"xa": [lo, hi], "xb": [lo, hi], "e": [lo, hi]}).
+nlohmann::json regionJson(const Region &r) {
+  Guard g;
+  g.regions = {r};
+  return certs::guardToJson(g)[0];
+}
+
+/// A counterexample as JSON: codes, values, and both results (decimal and bits).
+nlohmann::json cexJson(const engine::PairQuery &q, const engine::Witness &w) {
+  ConcreteInput in{w.a, w.b, unsigned(w.xa), unsigned(w.xb)};
+  std::vector<CVal> r = evaluatePlacements(q.cfg, {q.lhs, q.rhs}, in);
+  const AccFormat &af = q.cfg.acc.fmt;
+  nlohmann::json av = nlohmann::json::array(), bv = nlohmann::json::array();
+  for (size_t i = 0; i < w.a.size(); ++i) {
+    av.push_back(elementToString(q.cfg.a, w.a[i]));
+    bv.push_back(elementToString(q.cfg.b, w.b[i]));
+  }
+  auto result = [&](const CVal &v) {
+    return nlohmann::json{{"value", toDecimal(v, af)}, {"bits", hexBits(encodeBits(v, af), af)}};
+  };
+  return {{"xa", w.xa}, {"xb", w.xb}, {"e", w.xa + w.xb - 254}, {"a", w.a}, {"b", w.b},
+          {"a_values", av}, {"b_values", bv}, {toString(q.lhs), result(r[0])}, {toString(q.rhs), result(r[1])}};
+}
+
+/// The head of every verdict document: schema, configuration, placements, relation.
+nlohmann::json verdictDoc(const std::string &cmd, const engine::PairQuery &q) {
+  return {{"schema", "mxcert-" + cmd}, {"schema_version", 1}, {"config", certs::configToJson(q.cfg)},
+          {"lhs", toString(q.lhs)}, {"rhs", toString(q.rhs)}, {"relation", toString(q.rel)}};
+}
+
 /// The region of the single code pair (xa, xb).
 Region pairRegion(int xa, int xb) {
   Region r;
@@ -107,7 +138,7 @@ std::string liaCheck(const engine::PairQuery &q, const engine::Witness &w, smt::
 /// Proves a region, splitting it on timeouts. Returns kOk (proven), kRefuted (with the
 /// counterexample in `cex`) or kUnknown.
 int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, double timeout,
-                std::string &report, std::optional<engine::Witness> &cex) {
+                std::string &report, std::optional<engine::Witness> &cex, nlohmann::json &records) {
   // A quick attempt at the whole region first (proofs are usually fast); when it does not
   // come back unsat, the structured counterexample search (candidate inputs confirmed by the
   // reference evaluator, then small queries with most leaves fixed, then the full query with
@@ -134,15 +165,20 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
                                            "not by solver reasoning"
                                          : "");
     report += buf;
+    records.push_back({{"region", regionJson(r)}, {"verdict", "unsat"}, {"solver", b.name()},
+                       {"solver_version", b.version()}, {"seconds", rc.seconds},
+                       {"constant_false", rc.proof.constantFalse}});
     return kOk;
   }
   if (rc.verdict == smt::Verdict::Sat) {
     cex = engine::Witness{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb)};
+    records.push_back({{"region", regionJson(r)}, {"verdict", "sat"}});
     return kRefuted;
   }
   if (r.count() <= 1 || final || (q.budget && q.budget->passed())) {
     // A single pair, or splitting cannot help (deadline passed, memory exhausted).
     report += "  " + r.str() + ": unknown (" + rc.reason + ")\n";
+    records.push_back({{"region", regionJson(r)}, {"verdict", "unknown"}, {"reason", rc.reason}});
     return kUnknown;
   }
   Region lo = r, hi = r;
@@ -157,9 +193,9 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
     hi.xb.lo = lo.xb.hi + 1;
   }
   report += "  " + r.str() + ": unknown (" + rc.reason + "), split\n";
-  int a = proveRegion(q, lo.tightened(), b, timeout, report, cex);
+  int a = proveRegion(q, lo.tightened(), b, timeout, report, cex, records);
   if (a == kRefuted) return a;
-  int c = proveRegion(q, hi.tightened(), b, timeout, report, cex);
+  int c = proveRegion(q, hi.tightened(), b, timeout, report, cex, records);
   if (c == kRefuted) return c;
   return a == kOk && c == kOk ? kOk : kUnknown;
 }
@@ -185,7 +221,7 @@ int codeOpt(const Args &args, const std::string &name) {
 int cmdProve(int argc, char **argv) {
   std::set<std::string> valued = solverOptions();
   valued.insert("guard");
-  Args args(argc, argv, 2, {}, valued);
+  Args args(argc, argv, 2, {"json"}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q = parseQuery(args);
   Guard g = parseGuardOpt(args);
@@ -195,24 +231,42 @@ int cmdProve(int argc, char **argv) {
   const double timeout = budget.totalSeconds();
   std::string report = "# prove " + std::string(toString(q.lhs)) + " ~ " + toString(q.rhs) + " (" +
                        toString(q.rel) + ") on " + g.str() + "\n# " + describe(q.cfg) + "\n";
+  nlohmann::json doc = verdictDoc("prove", q), records = nlohmann::json::array();
+  doc["guard"] = certs::guardToJson(g);
   int worst = kOk;
   for (const Region &r : g.regions) {
     std::optional<engine::Witness> cex;
-    int rc = proveRegion(q, r, *b, timeout, report, cex);
+    int rc = proveRegion(q, r, *b, timeout, report, cex, records);
     if (rc == kRefuted) {
-      std::cout << report << "refuted: " << r.str() << "\n" << describeCex(q, *cex) << liaCheck(q, *cex, *b, timeout);
+      const std::string lia = liaCheck(q, *cex, *b, timeout);
+      if (args.flag("json")) {
+        doc["verdict"] = "refuted";
+        doc["regions"] = records;
+        doc["counterexample"] = cexJson(q, *cex);
+        writeStdout(doc.dump(1) + "\n");
+      } else {
+        writeStdout(report + "refuted: " + r.str() + "\n" + describeCex(q, *cex) + lia);
+      }
       return kRefuted;
     }
     if (rc == kUnknown) worst = kUnknown;
   }
-  std::cout << report << (worst == kOk ? "proven\n" : "unknown: some part is undecided (a timeout or a resource limit; never reported as proven)\n");
+  if (args.flag("json")) {
+    doc["verdict"] = worst == kOk ? "proven" : "unknown";
+    doc["regions"] = records;
+    writeStdout(doc.dump(1) + "\n");
+  } else {
+    writeStdout(report + (worst == kOk ? "proven\n"
+                                       : "unknown: some part is undecided (a timeout or a resource limit; never "
+                                         "reported as proven)\n"));
+  }
   return worst;
 }
 
 int cmdCex(int argc, char **argv) {
   std::set<std::string> valued = solverOptions();
   valued.insert({"xa", "xb"});
-  Args args(argc, argv, 2, {}, valued);
+  Args args(argc, argv, 2, {"json"}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q = parseQuery(args);
   const int xa = codeOpt(args, "xa"), xb = codeOpt(args, "xb");  // in this order (errors name xa first)
@@ -222,28 +276,45 @@ int cmdCex(int argc, char **argv) {
   q.budget = &budget;
   const double timeout = budget.totalSeconds();
   engine::CexSearch cs = engine::searchCounterexample(q, r, *b, timeout, std::min(timeout, 10.0), true);
+  nlohmann::json doc = verdictDoc("cex", q);
+  doc["xa"] = xa;
+  doc["xb"] = xb;
+  const bool json = args.flag("json");
   if (cs.verdict == smt::Verdict::Sat) {
-    std::cout << describeCex(q, *cs.witness);
-    std::cout << liaCheck(q, *cs.witness, *b, timeout);
+    const std::string lia = liaCheck(q, *cs.witness, *b, timeout);
+    doc["verdict"] = "refuted";
+    doc["counterexample"] = cexJson(q, *cs.witness);
+    writeStdout(json ? doc.dump(1) + "\n" : describeCex(q, *cs.witness) + lia);
     return kRefuted;
   }
   if (cs.verdict == smt::Verdict::Unsat) {
-    std::printf("agree: %s ~ %s (%s) for every input at xa=%d xb=%d (proven: unsat, %s %s, %.3f s)\n",
-                toString(q.lhs), toString(q.rhs), toString(q.rel), r.xa.lo, r.xb.lo, b->name().c_str(),
-                b->version().c_str(), cs.proof.seconds);
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "agree: %s ~ %s (%s) for every input at xa=%d xb=%d (proven: unsat, %s %s, %.3f s)\n",
+                  toString(q.lhs), toString(q.rhs), toString(q.rel), r.xa.lo, r.xb.lo, b->name().c_str(),
+                  b->version().c_str(), cs.proof.seconds);
+    doc["verdict"] = "agree";
+    doc["proof"] = {{"solver", b->name()}, {"solver_version", b->version()}, {"seconds", cs.proof.seconds},
+                    {"constant_false", cs.proof.constantFalse}};
+    writeStdout(json ? doc.dump(1) + "\n" : std::string(buf));
     return kOk;
   }
-  std::printf("unknown: %s\n", cs.reason.c_str());
+  doc["verdict"] = "unknown";
+  doc["reason"] = cs.reason;
+  writeStdout(json ? doc.dump(1) + "\n" : "unknown: " + cs.reason + "\n");
   return kUnknown;
 }
 
 int cmdBound(int argc, char **argv) {
-  Args args(argc, argv, 2, {}, solverOptions());
+  Args args(argc, argv, 2, {"json"}, solverOptions());
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q = parseQuery(args);
+  const bool json = args.flag("json");
+  nlohmann::json doc = verdictDoc("bound", q);
   engine::ClosedForm cf = engine::closedForm(q);
   if (!cf.applies) {
-    std::printf("no closed form covers this configuration: %s\n", cf.whyNot.c_str());
+    doc["verdict"] = "no closed form";
+    doc["reason"] = cf.whyNot;
+    writeStdout(json ? doc.dump(1) + "\n" : "no closed form covers this configuration: " + cf.whyNot + "\n");
     return kUnknown;
   }
   auto b = backendFor(args);
@@ -253,12 +324,22 @@ int cmdBound(int argc, char **argv) {
   std::string out = "# bound " + std::string(toString(q.lhs)) + " ~ " + toString(q.rhs) + " (" +
                     toString(q.rel) + ")\n# " + describe(q.cfg) + "\nformula: " + cf.formula + "\npredicted: " +
                     cf.guard.str() + "\nsoundness:\n";
+  doc["formula"] = cf.formula;
+  doc["predicted"] = certs::guardToJson(cf.guard);
+  nlohmann::json soundness = nlohmann::json::array(), tightness = nlohmann::json::array();
+  auto finish = [&](const char *verdict, const std::string &text) {
+    doc["verdict"] = verdict;
+    doc["soundness"] = soundness;
+    doc["tightness"] = tightness;
+    writeStdout(json ? doc.dump(1) + "\n" : text);
+  };
   bool unknown = false;
   for (const Region &r : cf.guard.regions) {
     std::optional<engine::Witness> cex;
-    int rc = proveRegion(q, r, *b, timeout, out, cex);
+    int rc = proveRegion(q, r, *b, timeout, out, cex, soundness);
     if (rc == kRefuted) {
-      std::cout << out << "refuted: the closed form is not sound on " << r.str() << "\n" << describeCex(q, *cex);
+      doc["counterexample"] = cexJson(q, *cex);
+      finish("refuted", out + "refuted: the closed form is not sound on " + r.str() + "\n" + describeCex(q, *cex));
       return kRefuted;
     }
     if (rc == kUnknown) unknown = true;
@@ -269,16 +350,23 @@ int cmdBound(int argc, char **argv) {
     if (cs.verdict == smt::Verdict::Sat) {
       const engine::Witness &w = *cs.witness;
       out += "  " + tp.name + ": refuted at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb) + "\n";
+      tightness.push_back({{"point", tp.name}, {"region", regionJson(tp.face)}, {"verdict", "refuted"},
+                           {"counterexample", cexJson(q, w)}});
     } else if (cs.verdict == smt::Verdict::Unsat) {
-      std::cout << out << "refuted: not tight at " << tp.name << " (" << tp.face.str()
-                << " agrees for every input: proven unsat)\n";
+      tightness.push_back({{"point", tp.name}, {"region", regionJson(tp.face)}, {"verdict", "agrees"}});
+      finish("refuted", out + "refuted: not tight at " + tp.name + " (" + tp.face.str() +
+                            " agrees for every input: proven unsat)\n");
       return kRefuted;
     } else {
       out += "  " + tp.name + ": unknown (" + cs.reason + ")\n";
+      tightness.push_back({{"point", tp.name}, {"region", regionJson(tp.face)}, {"verdict", "unknown"},
+                           {"reason", cs.reason}});
       unknown = true;
     }
   }
-  std::cout << out << (unknown ? "unknown: part of the certification is undecided (a timeout or a resource limit)\n" : "certified: sound and tight\n");
+  finish(unknown ? "unknown" : "certified",
+         out + (unknown ? "unknown: part of the certification is undecided (a timeout or a resource limit)\n"
+                        : "certified: sound and tight\n"));
   return unknown ? kUnknown : kOk;
 }
 
