@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstddef>
 #include <cstdio>
 #include <limits>
@@ -46,8 +47,9 @@ public:
   double totalSeconds() const { return total_; }
   /// Seconds until the deadline (0 once passed; +infinity without a deadline).
   double remaining() const;
-  /// Whether the deadline has passed.
-  bool passed() const { return deadline_ && Clock::now() >= *deadline_; }
+  /// Whether the deadline has passed, or the process was interrupted (SIGINT/SIGTERM, see
+  /// interrupted()): either way the command stops building and solving.
+  bool passed() const { return interrupted() || (deadline_ && Clock::now() >= *deadline_); }
   /// The limit for one solver call whose own limit is `perCall` seconds (<= 0: none):
   /// min(perCall, remaining()), at least 1 ms while the deadline has not passed; <= 0 means
   /// no limit at all (no deadline and no per-call limit).
@@ -60,8 +62,16 @@ public:
   /// Throws BudgetExceeded naming `during` when the deadline has passed.
   void checkDeadline(const char *during) const;
 
-  /// "the --timeout of S s" — how the deadline is named in messages.
-  std::string describeDeadline() const;
+  /// Why the command stops: "the --timeout of S s has passed" or "interrupted (signal N)".
+  std::string stopReason() const;
+
+  /// The interrupt flag: set by the command's SIGINT/SIGTERM handler (the one process-wide
+  /// state here, as a signal can only reach the process), read by every budget.
+  static volatile std::sig_atomic_t &interruptSignal() {
+    static volatile std::sig_atomic_t sig = 0;
+    return sig;
+  }
+  static bool interrupted() { return interruptSignal() != 0; }
 
 private:
   std::optional<Clock::time_point> deadline_;
@@ -90,12 +100,15 @@ inline double Budget::limitFor(double perCall) const {
 }
 
 inline void Budget::checkDeadline(const char *during) const {
-  if (passed()) throw BudgetExceeded(describeDeadline() + " passed while " + during);
+  if (passed()) throw BudgetExceeded(stopReason() + " while " + during);
 }
 
-inline std::string Budget::describeDeadline() const {
+inline std::string Budget::stopReason() const {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "the --timeout of %g s", total_);
+  if (interrupted())
+    std::snprintf(buf, sizeof buf, "interrupted (signal %d)", int(interruptSignal()));
+  else
+    std::snprintf(buf, sizeof buf, "the --timeout of %g s has passed", total_);
   return buf;
 }
 

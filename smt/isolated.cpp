@@ -1,5 +1,6 @@
 // smt/isolated.cpp — see isolated.h.
 #include "smt/isolated.h"
+#include "smt/budget.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -155,17 +156,21 @@ CheckResult runIsolated(const std::function<CheckResult()> &work, double timeout
   const auto killAt = t0 + std::chrono::duration_cast<Clock::duration>(
                                std::chrono::duration<double>(timeoutSec + kIsolationGraceSec));
   std::string text;
-  bool killed = false;
+  bool killed = false, interrupted = false;
   char buf[65536];
   for (;;) {
-    int waitMs = -1;
+    if (Budget::interrupted()) {  // Ctrl-C or SIGTERM: stop the solver now
+      killed = interrupted = true;
+      break;
+    }
+    int waitMs = 200;  // wakes up to notice an interrupt
     if (limited) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(killAt - Clock::now()).count();
       if (left <= 0) {
         killed = true;
         break;
       }
-      waitMs = int(std::min<long long>(left, 1000 * 1000));
+      waitMs = int(std::min<long long>(left, 200));
     }
     pollfd p{fds[0], POLLIN, 0};
     const int pr = ::poll(&p, 1, waitMs);
@@ -182,6 +187,7 @@ CheckResult runIsolated(const std::function<CheckResult()> &work, double timeout
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  if (interrupted || Budget::interrupted()) return unknown(out, t0, Budget{}.stopReason());
   if (killed) {
     char why[128];
     std::snprintf(why, sizeof why, "timeout: the solver did not stop within its %.3g s limit and was killed",

@@ -220,7 +220,7 @@ void checkWitnesses(Ctx &x) {
             x.add("witnesses", Status::False, f.str(), t0);
           else
             x.add("witnesses", Status::Unknown,
-                  "not finished: " + x.opt.budget->describeDeadline() + " passed after " +
+                  "not finished: " + x.opt.budget->stopReason() + " after " +
                       std::to_string(x.rep.pairsReplayed) + " replayed pair(s)",
                   t0);
           return;
@@ -339,8 +339,7 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
   smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}, x.opt.budget};
   const bool fp = stored && stored->encoding == "fp";
   if (x.opt.budget && x.opt.budget->passed()) {
-    x.add(name, Status::Unknown, "region " + region.str() + ": not checked: " + x.opt.budget->describeDeadline() +
-                                     " has passed",
+    x.add(name, Status::Unknown, "region " + region.str() + ": not checked: " + x.opt.budget->stopReason(),
           t0);
     return;
   }
@@ -471,13 +470,17 @@ void checkProofs(Ctx &x) {
   std::map<std::string, std::unique_ptr<smt::Backend>> backends;
   if (x.c.proofs.empty() && x.c.engine == "exhaustive") {
     // An uncertified (exhaustive-engine) table: the checker proves the agree regions itself.
-    for (size_t j = 0; j < x.c.agree.regions.size(); ++j)
+    for (size_t j = 0; j < x.c.agree.regions.size(); ++j) {
+      if (x.opt.progress) x.opt.progress(long(j), long(x.c.agree.regions.size()));
       checkOneProof(x, "agree[" + std::to_string(j) + "] (no stored proof; proven by the checker)",
                     x.c.agree.regions[j], nullptr, backends);
+    }
     return;
   }
-  for (size_t i = 0; i < x.c.proofs.size(); ++i)
+  for (size_t i = 0; i < x.c.proofs.size(); ++i) {
+    if (x.opt.progress) x.opt.progress(long(i), long(x.c.proofs.size()));
     checkOneProof(x, "proofs[" + std::to_string(i) + "]", x.c.proofs[i].region, &x.c.proofs[i], backends);
+  }
 }
 
 /// The recorded closed form: its parameters are those the checker recomputes from the

@@ -41,6 +41,8 @@ struct CheckOptions {
   std::string baseDir = ".";   ///< where relative `query_file` names are resolved
   size_t maxReported = 5;      ///< failures reported per claim before "... and N more"
   std::function<void(const std::string &)> log;  ///< progress lines (may be empty)
+  /// Called before each re-proof with (proofs done, proofs): for a progress display.
+  std::function<void(long, long)> progress;
 };
 
 /// The status of one claim.

@@ -17,7 +17,7 @@
 namespace mxcert::cli {
 
 int cmdCheck(int argc, char **argv) {
-  Args args(argc, argv, 2, {"quiet", "verbose", "json"}, {"solver", "timeout", "query-timeout", "max-terms"});
+  Args args(argc, argv, 2, {"quiet", "verbose", "json", "progress"}, {"solver", "timeout", "query-timeout", "max-terms"});
   if (args.positional().size() != 1)
     throw UsageError(args.positional().empty() ? "missing certificate file (mxcert check FILE)"
                                                : "check takes one certificate file");
@@ -40,7 +40,12 @@ int cmdCheck(int argc, char **argv) {
   } catch (const certs::SchemaError &e) {
     throw UsageError(e.what());
   }
-  check::CheckReport rep = check::checkCertificate(cert, opt);
+  check::CheckReport rep;
+  {
+    Progress progress(args, "check", "proofs re-proven");
+    if (progress.enabled()) opt.progress = [&](long done, long total) { progress.update(done, total); };
+    rep = check::checkCertificate(cert, opt);
+  }
 
   const char *verdict = rep.firstFalse() ? "REJECTED" : rep.firstUnknown() ? "UNKNOWN" : "HOLDS";
   if (args.flag("json")) {

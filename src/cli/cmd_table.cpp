@@ -62,7 +62,7 @@ std::string summary(const engine::PairQuery &q, const certs::Certificate &c, boo
 int cmdTable(int argc, char **argv) {
   std::set<std::string> valued = configOptions();
   valued.insert({"lhs", "rhs", "relation", "engine", "solver", "timeout", "query-timeout", "max-terms", "o"});
-  Args args(argc, argv, 2, {"json", "no-collapse", "verbose", "embed-queries"}, valued);
+  Args args(argc, argv, 2, {"json", "no-collapse", "verbose", "embed-queries", "progress", "quiet"}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),
                       parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
@@ -76,6 +76,8 @@ int cmdTable(int argc, char **argv) {
   if (eng == "exhaustive") {
     engine::ExhaustiveOptions opt;
     opt.collapse = !args.flag("no-collapse");
+    Progress progress(args, "table (exhaustive)", "evaluation groups");
+    if (progress.enabled()) opt.progress = [&](long done, long total) { progress.update(done, total); };
     try {
       cert = engine::certificateOf(q, engine::runExhaustive(q, opt));
     } catch (const engine::ResourceLimit &e) {
@@ -87,6 +89,8 @@ int cmdTable(int argc, char **argv) {
     opt.solver = parseSolverOpt(args);
     opt.timeout = parseSecondsOpt(args, "query-timeout", 120);
     opt.keepQueries = args.flag("embed-queries");
+    Progress progress(args, "table", "code pairs decided");
+    if (progress.enabled()) opt.progress = [&](long done, long total) { progress.update(done, total); };
     if (args.flag("verbose")) opt.log = [](const std::string &s) { std::fprintf(stderr, "mxcert: %s\n", s.c_str()); };
     engine::SolverTableResult r = engine::runSolverTable(q, opt);
     complete = r.complete();
@@ -100,7 +104,7 @@ int cmdTable(int argc, char **argv) {
             if (u.contains(a, b)) undecided.set(a, b);
       const Guard ug = Guard::fromSet(undecided);
       std::fprintf(stderr, "mxcert: unknown: %ld code pair(s) undecided in %zu region(s)%s\n", undecided.count(),
-                   ug.regions.size(), budget.passed() ? (" (" + budget.describeDeadline() + " has passed)").c_str() : "");
+                   ug.regions.size(), budget.passed() ? (" (" + budget.stopReason() + ")").c_str() : "");
       const size_t shown = std::min<size_t>(ug.regions.size(), 8);
       for (size_t i = 0; i < shown; ++i) std::fprintf(stderr, "mxcert: unknown: %s\n", ug.regions[i].str().c_str());
       if (shown < ug.regions.size())

@@ -54,7 +54,8 @@ const std::map<std::string, OptionDoc> &optionDocs() {
       {"emit-smt2:guard", {"REGION", "the region of the query (one region)"}},
       {"encoding", {"E", "lia (QF_LIA, default) or fp (the QF_FP baseline)"}},
       {"e", {"N", "the region e = N (placements that depend on e alone: pre, post)"}},
-      {"quiet", {"", "no per-claim report, only the exit code and errors"}},
+      {"quiet", {"", "no progress line (and for check: no per-claim report, only the exit code and errors)"}},
+      {"progress", {"", "print progress lines on stderr even when it is not a terminal"}},
       {"as", {"FORM", "cpp (a C++ header), json (a compact guard table) or mlir (an attribute)"}},
       {"name", {"ID", "the C++/MLIR identifier of the exported table"}},
   };

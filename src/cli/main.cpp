@@ -4,6 +4,7 @@
 #include "models/domain.h"
 #include "smt/budget.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -51,8 +52,32 @@ int dispatch(const std::string &cmd, int argc, char **argv) {
 
 }  // namespace
 
+/// SIGINT/SIGTERM: remember the signal; the command's budget then stops building and solving,
+/// the running solver child is killed, and main reports the interrupt (exit 128 + signal). A
+/// second signal is not caught (SA_RESETHAND): it ends the process at once.
+extern "C" void onInterrupt(int sig) { mxcert::smt::Budget::interruptSignal() = sig; }
+
+void installInterruptHandler() {
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = onInterrupt;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+/// The exit of an interrupted command: one line, 128 + the signal.
+int interruptedExit() {
+  const int sig = int(mxcert::smt::Budget::interruptSignal());
+  std::fprintf(stderr, "mxcert: interrupted (signal %d): stopped early; nothing undecided is reported as proven, "
+               "and an -o file is written only for a complete result\n", sig);
+  return 128 + sig;
+}
+
 int main(int argc, char **argv) {
   using namespace mxcert::cli;
+  installInterruptHandler();
   if (argc < 2) {
     std::fputs("mxcert: error: missing command (try mxcert --help)\n", stderr);
     return kUsage;
@@ -87,11 +112,13 @@ int main(int argc, char **argv) {
     // Whatever a command printed must have reached standard output: a full disk or a closed
     // pipe is an error (exit 2), never a success with a truncated answer.
     writeStdout("");
+    if (mxcert::smt::Budget::interrupted()) return interruptedExit();
     return rc;
   } catch (const UsageError &e) {
     std::fprintf(stderr, "mxcert: error: %s\n", oneLine(e.what()).c_str());
     return kUsage;
   } catch (const mxcert::smt::BudgetExceeded &e) {
+    if (mxcert::smt::Budget::interrupted()) return interruptedExit();
     // The command's deadline or term cap (a limit, exit 3; nothing is reported as proven).
     std::fprintf(stderr, "mxcert: unknown: %s\n", oneLine(e.what()).c_str());
     return kUnknown;

@@ -171,6 +171,33 @@ double parseSecondsOpt(const Args &args, const std::string &name, double dflt) {
 
 double parseTimeoutOpt(const Args &args, double dflt) { return parseSecondsOpt(args, "timeout", dflt); }
 
+Progress::Progress(const Args &args, std::string what, std::string unit)
+    : what_(std::move(what)), unit_(std::move(unit)), start_(std::chrono::steady_clock::now()), last_(start_) {
+  tty_ = ::isatty(2) == 1;
+  enabled_ = !args.flag("quiet") && (args.flag("progress") || tty_);
+}
+
+Progress::~Progress() {
+  if (shown_ && tty_) std::fputs("\n", stderr);  // leave the last in-place line standing
+}
+
+void Progress::update(long done, long total) {
+  if (!enabled_ || total <= 0) return;
+  const auto now = std::chrono::steady_clock::now();
+  const double sinceLast = std::chrono::duration<double>(now - last_).count();
+  if (shown_ && sinceLast < (tty_ ? 0.25 : 1.0)) return;
+  if (!shown_ && std::chrono::duration<double>(now - start_).count() < (tty_ ? 0.5 : 0.0)) return;
+  last_ = now;
+  shown_ = true;
+  const double secs = std::chrono::duration<double>(now - start_).count();
+  const double rate = secs > 0 ? double(done) / secs : 0;
+  char eta[64] = "";
+  if (done > 0 && done < total) std::snprintf(eta, sizeof eta, ", about %.0f s left", secs * double(total - done) / double(done));
+  std::fprintf(stderr, "%smxcert: %s: %ld/%ld %s (%.0f%%), %.1f/s, %.1f s%s%s", tty_ ? "\r" : "", what_.c_str(), done,
+               total, unit_.c_str(), 100.0 * double(done) / double(total), rate, secs, eta, tty_ ? "\x1b[K" : "\n");
+  std::fflush(stderr);
+}
+
 smt::Budget parseBudget(const Args &args, double dfltTimeout) {
   size_t maxTerms = kDefaultMaxTerms;
   if (auto v = args.get("max-terms")) {

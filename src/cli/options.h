@@ -4,6 +4,7 @@
 #include "smt/budget.h"
 #include "models/placement.h"
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <set>
@@ -79,6 +80,25 @@ constexpr size_t kDefaultMaxTerms = 20000000;
 
 /// "a=e2m1 b=e2m1 acc=f32 round=rne subnormals=keep k=2 tree=(0 1)".
 std::string describe(const ModelConfig &cfg);
+
+/// A progress line on stderr for long commands: "mxcert: WHAT: DONE/TOTAL UNIT (P%), R/s, about
+/// T s left". Shown when stderr is a terminal (rewritten in place, at most 4 times a second), or
+/// always with --progress (then one line per update, at most one a second); never with --quiet.
+class Progress {
+public:
+  /// `what` names the command ("table"), `unit` what is counted ("code pairs").
+  Progress(const Args &args, std::string what, std::string unit);
+  ~Progress();
+  /// Whether anything is shown.
+  bool enabled() const { return enabled_; }
+  /// Reports `done` of `total` (rate-limited).
+  void update(long done, long total);
+
+private:
+  bool enabled_ = false, tty_ = false, shown_ = false;
+  std::string what_, unit_;
+  std::chrono::steady_clock::time_point start_, last_;
+};
 
 /// Writes `text` to the file named by -o (writeFileAtomic), or to stdout (writeStdout) when
 /// there is no -o.

@@ -213,7 +213,7 @@ private:
   /// result is then discarded: it is all or nothing). Returns true otherwise.
   bool checkDeadline() const {
     if (q_.budget && q_.budget->passed())
-      throw ResourceLimit(q_.budget->describeDeadline() + " passed during an exhaustive evaluation (the "
+      throw ResourceLimit(q_.budget->stopReason() + " during an exhaustive evaluation (the "
                           "exhaustive table is all or nothing)");
     return true;
   }
@@ -349,9 +349,10 @@ ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt)
   size_t groupsDone = 0;
   for (const CodeGroups::Group &grp : cg.groups) {
     if (q.budget && q.budget->passed())
-      throw ResourceLimit(q.budget->describeDeadline() + " passed after " + std::to_string(groupsDone) + " of " +
+      throw ResourceLimit(q.budget->stopReason() + " after " + std::to_string(groupsDone) + " of " +
                           std::to_string(cg.groups.size()) + " evaluation groups (the exhaustive table is all or "
                           "nothing)");
+    if (opt.progress) opt.progress(long(groupsDone), long(cg.groups.size()));
     ++groupsDone;
     const Key &key = grp.key;
     const auto &pairs = grp.pairs;

@@ -41,6 +41,8 @@ struct ExhaustiveOptions {
   /// When set, only pairs for which it returns true are evaluated (others: excluded from
   /// `agree` and marked unevaluated). For tests that sample the code space.
   std::function<bool(int xa, int xb)> onlyPairs;
+  /// Called before each evaluation group with (groups done, groups): for a progress display.
+  std::function<void(long, long)> progress;
 };
 
 struct ExhaustiveStats {

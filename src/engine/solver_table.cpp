@@ -255,7 +255,7 @@ RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &
   smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, fixed, q.budget};
   if (q.budget && q.budget->passed()) {
     rc.verdict = smt::Verdict::Unknown;
-    rc.reason = q.budget->describeDeadline() + " has passed";
+    rc.reason = q.budget->stopReason();
     rc.final = true;
     return rc;
   }
@@ -307,7 +307,7 @@ CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Ba
   const Region r = region.tightened();
   if (q.budget && q.budget->passed()) {
     out.verdict = smt::Verdict::Unknown;
-    out.reason = q.budget->describeDeadline() + " has passed";
+    out.reason = q.budget->stopReason();
     return out;
   }
   if (r.count() == 0) {
@@ -412,7 +412,15 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     }
     return idx >= 0;
   };
+  // Progress: pairs proven plus pairs refuted by a witness so far.
+  auto progress = [&]() {
+    if (!opt.progress) return;
+    long done = P.count();
+    for (int w : res.witnessOf) done += w >= 0 ? 1 : 0;
+    opt.progress(done, long(kNumCodes) * kNumCodes);
+  };
   auto query = [&](const Region &r, double timeout, const LeafFix &fixed) {
+    progress();  // the state before this query
     RegionCheck rc = checkRegion(q, r, *backend, timeout, fixed, opt.keepQueries);
     ++res.stats.queries;
     res.stats.solverSeconds += rc.seconds;
@@ -522,6 +530,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       r.xb = {rxb, rxb};
       r.e = {rxa + rxb - 254, rxa + rxb - 254};
       CexSearch cs = searchCounterexample(q, r, *backend, opt.timeout, opt.witnessTimeout, false, opt.log);
+      progress();
       res.stats.queries += cs.queries;
       res.stats.solverSeconds += cs.solverSeconds;
       if (cs.verdict == smt::Verdict::Sat) {

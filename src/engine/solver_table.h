@@ -82,6 +82,9 @@ struct SolverTableOptions {
   bool useClosedForm = true;
   bool keepQueries = false;     ///< keep the SMT-LIB2 text in the proof records
   std::function<void(const std::string &)> log;
+  /// Called after each query and each witness search with (code pairs decided, 65025): for a
+  /// progress display (may be empty).
+  std::function<void(long, long)> progress;
 };
 
 struct SolverTableStats {

@@ -61,6 +61,19 @@ run "${EV[@]}" --a F8E4M3FN
 expect_rc 2 "--a F8E4M3FN (wrong case)"
 grep -q "unknown element format 'F8E4M3FN' for --a" "$ERR" && ok || fail "alias error: $(cat "$ERR")"
 
+# Progress lines: with --progress (stderr is not a terminal here), none by default or with --quiet.
+run table --format mxfp4 --k 32 --tree pairwise --lhs pre --rhs post --progress
+expect_rc 0 "table --progress"
+grep -q "^mxcert: table: [0-9]*/65025 code pairs decided ([0-9]*%), " "$ERR" && ok || fail "table --progress: $(head -c 300 "$ERR")"
+run table --format mxfp4 --k 32 --tree pairwise --lhs pre --rhs post
+[ -s "$ERR" ] && fail "table without --progress wrote to stderr: $(head -c 200 "$ERR")" || ok
+run table --format mxfp4 --k 32 --tree pairwise --lhs pre --rhs post --progress --quiet
+[ -s "$ERR" ] && fail "--quiet still shows progress" || ok
+run table --format mxfp4 --k 2 --engine exhaustive --progress
+grep -q "^mxcert: table (exhaustive): [0-9]*/[0-9]* evaluation groups" "$ERR" && ok || fail "exhaustive --progress: $(head -c 300 "$ERR")"
+run check "$(dirname "$0")/../../certs/tables/e2m1xe2m1_f32_rne_keep_k32_pairwise_pre-post_value.json" --progress
+grep -q "^mxcert: check: [0-9]*/[0-9]* proofs re-proven" "$ERR" && ok || fail "check --progress: $(head -c 300 "$ERR")"
+
 run --version
 expect_rc 0 "--version"
 head -n 1 "$OUT" | grep -q "^mxcert [0-9][0-9.]* (git .*)$" && ok || fail "--version line 1: $(head -n 1 "$OUT")"

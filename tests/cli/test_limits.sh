@@ -49,12 +49,12 @@ for s in cvc5 z3; do
   timed 30 "cex --timeout 0.001 ($s)" cex "${BIG[@]}" --xa 127 --xb 127 --solver "$s" --timeout 0.001
 done
 timed 30 "table --engine exhaustive --timeout 0.5" table --format mxfp8 --k 2 --engine exhaustive --timeout 0.5
-grep -q "^mxcert: unknown: the --timeout of 0.5 s passed" "$ERR" && ok || fail "exhaustive: $(cat "$ERR")"
+grep -q "^mxcert: unknown: the --timeout of 0.5 s has passed" "$ERR" && ok || fail "exhaustive: $(cat "$ERR")"
 timed 30 "check --timeout 0.001" check "$TABLES/e5m2xe5m2_f32_rne_keep_k32_pairwise_pre-post_value.json" --timeout 0.001
 grep -q "^UNKNOWN" "$OUT" && ok || fail "check --timeout: not UNKNOWN: $(tail -n 2 "$OUT")"
 timed 30 "emit-smt2 --timeout 0.001" emit-smt2 --a e5m2 --b e5m2 --k 32 --tree seq --lhs pre --rhs post \
   --guard "e:-254..-161" --timeout 0.001
-grep -q "^mxcert: unknown: the --timeout of 0.001 s passed while building a query" "$ERR" && ok ||
+grep -q "^mxcert: unknown: the --timeout of 0.001 s has passed while building a query" "$ERR" && ok ||
   fail "emit-smt2 --timeout: $(cat "$ERR")"
 [ ! -s "$OUT" ] && ok || fail "emit-smt2 --timeout printed a partial query"
 
@@ -116,5 +116,35 @@ run table "${SLOW_TABLE[@]}" --timeout 0.2 -o "$TMP/keep.json"
 expect_rc 3 "table -o with a deadline it cannot meet"
 [ "$(cat "$TMP/keep.json")" = '{"keep": true}' ] && ok || fail "an incomplete table replaced the -o file"
 grep -q "was not written (an existing file is kept)" "$ERR" && ok || fail "table -o incomplete: $(cat "$ERR")"
+
+# Interrupts: SIGINT (Ctrl-C) or SIGTERM during a table or a check stops the run within seconds
+# (the solver child is killed), exit 128 + signal with one "interrupted" line, the -o file kept.
+for sig in INT TERM; do
+  echo '{"keep": true}' >"$TMP/keep.json"
+  "$MX" table "${SLOW_TABLE[@]}" -o "$TMP/keep.json" >"$TMP/out" 2>"$TMP/err" &
+  pid=$!
+  sleep 1.5
+  kill -"$sig" "$pid"
+  t0=$(date +%s)
+  wait "$pid"
+  RC=$?
+  t1=$(date +%s)
+  want=$((128 + $(kill -l "$sig")))
+  [ "$RC" = "$want" ] && ok || fail "table after SIG$sig: exit $RC, expected $want ($(tail -n 1 "$TMP/err"))"
+  [ $((t1 - t0)) -le 20 ] && ok || fail "table after SIG$sig took $((t1 - t0)) s to stop"
+  [ "$(cat "$TMP/keep.json")" = '{"keep": true}' ] && ok || fail "SIG$sig: the -o file was replaced"
+  grep -q "^mxcert: interrupted (signal $(kill -l "$sig")): stopped early" "$TMP/err" && ok ||
+    fail "SIG$sig: no interrupted line: $(tail -n 2 "$TMP/err")"
+  grep -q "^INCOMPLETE\|^certified" "$TMP/out" && ! grep -q "^certified" "$TMP/out" && ok ||
+    fail "SIG$sig: stdout: $(tail -n 2 "$TMP/out")"
+done
+"$MX" check "$VALUE_TABLE" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+RC=$?
+[ "$RC" = 130 ] && ok || fail "check after SIGINT: exit $RC ($(tail -n 1 "$TMP/err"))"
+grep -q "^HOLDS" "$TMP/out" && fail "an interrupted check says HOLDS" || ok
 
 finish
