@@ -7,6 +7,7 @@
 #   P/share/mxcert/tables/    the committed certified tables (mxcert-opt's default tables-dir)
 #   P/share/mxcert/certificate.schema.json
 #   P/share/doc/mxcert/       README.md and docs/
+#   P/share/bash-completion/completions/mxcert
 # The exported libraries are the solver-free ones (reading certificates, looking up guards,
 # evaluating placements): a consumer needs no solver. The binaries are installed by their
 # own directories (src/, mlir_pass/, gpu_replay/).
@@ -36,4 +37,6 @@ file(GLOB _mxcert_tables ${PROJECT_SOURCE_DIR}/certs/tables/*.json)
 install(FILES ${_mxcert_tables} ${PROJECT_SOURCE_DIR}/certs/tables/README.md DESTINATION ${MXCERT_INSTALL_TABLESDIR})
 install(FILES certs/certificate.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/mxcert)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES scripts/completion/mxcert.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        RENAME mxcert)
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)

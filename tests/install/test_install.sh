@@ -17,7 +17,8 @@ fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
 cmake --install "$BUILD" --prefix "$P" >"$TMP/install.log" 2>&1 || { cat "$TMP/install.log"; fail "cmake --install"; }
 for f in bin/mxcert lib/libmxcert_models.a lib/libmxcert_certs.a include/mxcert/models/guard.h \
          include/mxcert/certs/certificate.h lib/cmake/mxcert/mxcertConfig.cmake lib/pkgconfig/mxcert.pc \
-         share/mxcert/tables/README.md share/mxcert/certificate.schema.json share/doc/mxcert/README.md; do
+         share/mxcert/tables/README.md share/mxcert/certificate.schema.json share/doc/mxcert/README.md \
+         share/bash-completion/completions/mxcert; do
   [ -e "$P/$f" ] || fail "not installed: $f"
 done
 ntables=$(ls "$P"/share/mxcert/tables/*.json | wc -l)
