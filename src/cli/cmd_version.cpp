@@ -28,7 +28,7 @@ std::string encoderIdentity() {
     for (const auto &[lhs, rhs] : pairs)
       for (Relation rel : {Relation::Bitwise, Relation::Value})
         for (int variant = 0; variant < 2; ++variant) {
-          const ElementFormat &ef = *findElementFormat(f);
+          const ElementFormat ef = *findElementFormat(f);  // a copy: the optional is a temporary
           AccSpec acc{*findAccFormat("f32")};
           if (variant) {
             acc.rounding = Rounding::RTZ;
