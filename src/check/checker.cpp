@@ -361,6 +361,11 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
     // A limit of this run, not a property of the certificate.
     x.add(name, Status::Unknown, "region " + region.str() + ": not checked: " + e.what(), t0);
     return;
+  } catch (const std::bad_alloc &) {
+    // Out of memory (ulimit -v) is a limit too: never a false claim.
+    x.add(name, Status::Unknown,
+          "region " + region.str() + ": not checked: out of memory while regenerating the query (a resource limit)", t0);
+    return;
   } catch (const std::exception &e) {
     x.add(name, Status::False,
           "region " + region.str() + ": query does not match the configuration (it cannot be generated: " + e.what() +

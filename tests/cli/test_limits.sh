@@ -82,6 +82,11 @@ for s in z3 cvc5; do
   [ "$(wc -l <"$ERR")" -eq 1 ] && grep -q "^mxcert: unknown: " "$ERR" && ok ||
     fail "check under ulimit -v ($s): stderr is not one 'unknown' line: $(head -c 400 "$ERR")"
 done
+# Too little memory for mxcert itself to regenerate a query: unknown (exit 3), never a false claim.
+(ulimit -v 100000; "$MX" check "$VALUE_TABLE" >"$TMP/out" 2>"$TMP/err"); RC=$?
+ERR="$TMP/err"
+expect_rc 3 "check under ulimit -v 100000 (query regeneration out of memory)"
+grep -q "^mxcert: unknown: .*out of memory" "$ERR" && ok || fail "check under ulimit -v 100000: $(head -c 300 "$ERR")"
 (ulimit -v 150000; "$MX" table --a e5m2 --k 32 --tree pairwise --lhs pre --rhs post --relation value \
   >"$TMP/out" 2>"$TMP/err"); RC=$?
 expect_rc 3 "table under ulimit -v 150000"
