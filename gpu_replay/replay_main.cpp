@@ -14,6 +14,7 @@
 #include "gpu_replay/tensor_cores.h"
 
 #include <cstdio>
+#include <new>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -202,6 +203,10 @@ int main(int argc, char **argv) {
     return ok ? 0 : 1;
   } catch (const UsageFail &e) {
     printError(e.msg);
+  } catch (const std::bad_alloc &) {
+    // A resource limit (exit 3, as for mxcert), not bad input.
+    std::fprintf(stderr, "mxcert-replay: unknown: out of memory (a resource limit)\n");
+    return 3;
   } catch (const std::exception &e) {  // SchemaError, UsageError, runtime errors
     printError(e.what());
   }
