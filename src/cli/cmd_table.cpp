@@ -97,11 +97,9 @@ int cmdTable(int argc, char **argv) {
     cert = engine::certificateOf(q, r);
     if (!complete) {
       // The undecided pairs as a canonical guard (a few lines, not one per pair).
-      CodeSet undecided;
-      for (const Region &u : r.unknown)
-        for (int a = u.xa.lo; a <= u.xa.hi; ++a)
-          for (int b = u.xb.lo; b <= u.xb.hi; ++b)
-            if (u.contains(a, b)) undecided.set(a, b);
+      Guard unknownRegions;
+      unknownRegions.regions = r.unknown;
+      const CodeSet undecided = unknownRegions.toSet();
       const Guard ug = Guard::fromSet(undecided);
       std::fprintf(stderr, "mxcert: unknown: %ld code pair(s) undecided in %zu region(s)%s\n", undecided.count(),
                    ug.regions.size(), budget.passed() ? (" (" + budget.stopReason() + ")").c_str() : "");
