@@ -54,6 +54,8 @@ public:
   /// min(perCall, remaining()), at least 1 ms while the deadline has not passed; <= 0 means
   /// no limit at all (no deadline and no per-call limit).
   double limitFor(double perCall) const;
+  /// The same for an optional budget (null: `perCall` unchanged).
+  static double limitFor(const Budget *b, double perCall) { return b ? b->limitFor(perCall) : perCall; }
 
   /// The term cap of one query (0 = none).
   size_t maxTerms() const { return maxTerms_; }

@@ -412,7 +412,7 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
     smt::CheckResult r;
     std::string version;
     if (fp) {
-      r = smt::solveText(s, text, x.opt.budget ? x.opt.budget->limitFor(x.opt.timeout) : x.opt.timeout);
+      r = smt::solveText(s, text, smt::Budget::limitFor(x.opt.budget, x.opt.timeout));
       if (!backends.count(s)) backends[s] = smt::makeBackend(s);
       version = backends[s] ? backends[s]->version() : "?";
     } else {
@@ -423,7 +423,7 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
         return;
       }
       version = be->version();
-      r = be->check(enc->store(), x.opt.budget ? x.opt.budget->limitFor(x.opt.timeout) : x.opt.timeout);
+      r = be->check(enc->store(), smt::Budget::limitFor(x.opt.budget, x.opt.timeout));
     }
     ++x.rep.reproofs;
     const std::string who = s + " " + version;

@@ -72,13 +72,6 @@ std::string describeCex(const engine::PairQuery &q, const engine::Witness &w) {
   return t;
 }
 
-/// A region as JSON ({"xa": [lo, hi], "xb": [lo, hi], "e": [lo, hi]}).
-nlohmann::json regionJson(const Region &r) {
-  Guard g;
-  g.regions = {r};
-  return certs::guardToJson(g)[0];
-}
-
 /// A counterexample as JSON: codes, values, and both results (decimal and bits).
 nlohmann::json cexJson(const engine::PairQuery &q, const engine::Witness &w) {
   ConcreteInput in{w.a, w.b, unsigned(w.xa), unsigned(w.xb)};
@@ -165,20 +158,20 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
                                            "not by solver reasoning"
                                          : "");
     report += buf;
-    records.push_back({{"region", regionJson(r)}, {"verdict", "unsat"}, {"solver", b.name()},
+    records.push_back({{"region", certs::regionToJson(r)}, {"verdict", "unsat"}, {"solver", b.name()},
                        {"solver_version", b.version()}, {"seconds", rc.seconds},
                        {"constant_false", rc.proof.constantFalse}});
     return kOk;
   }
   if (rc.verdict == smt::Verdict::Sat) {
     cex = engine::Witness{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb)};
-    records.push_back({{"region", regionJson(r)}, {"verdict", "sat"}});
+    records.push_back({{"region", certs::regionToJson(r)}, {"verdict", "sat"}});
     return kRefuted;
   }
   if (r.count() <= 1 || final || (q.budget && q.budget->passed())) {
     // A single pair, or splitting cannot help (deadline passed, memory exhausted).
     report += "  " + r.str() + ": unknown (" + rc.reason + ")\n";
-    records.push_back({{"region", regionJson(r)}, {"verdict", "unknown"}, {"reason", rc.reason}});
+    records.push_back({{"region", certs::regionToJson(r)}, {"verdict", "unknown"}, {"reason", rc.reason}});
     return kUnknown;
   }
   Region lo = r, hi = r;
@@ -350,16 +343,16 @@ int cmdBound(int argc, char **argv) {
     if (cs.verdict == smt::Verdict::Sat) {
       const engine::Witness &w = *cs.witness;
       out += "  " + tp.name + ": refuted at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb) + "\n";
-      tightness.push_back({{"point", tp.name}, {"region", regionJson(tp.face)}, {"verdict", "refuted"},
+      tightness.push_back({{"point", tp.name}, {"region", certs::regionToJson(tp.face)}, {"verdict", "refuted"},
                            {"counterexample", cexJson(q, w)}});
     } else if (cs.verdict == smt::Verdict::Unsat) {
-      tightness.push_back({{"point", tp.name}, {"region", regionJson(tp.face)}, {"verdict", "agrees"}});
+      tightness.push_back({{"point", tp.name}, {"region", certs::regionToJson(tp.face)}, {"verdict", "agrees"}});
       finish("refuted", out + "refuted: not tight at " + tp.name + " (" + tp.face.str() +
                             " agrees for every input: proven unsat)\n");
       return kRefuted;
     } else {
       out += "  " + tp.name + ": unknown (" + cs.reason + ")\n";
-      tightness.push_back({{"point", tp.name}, {"region", regionJson(tp.face)}, {"verdict", "unknown"},
+      tightness.push_back({{"point", tp.name}, {"region", certs::regionToJson(tp.face)}, {"verdict", "unknown"},
                            {"reason", cs.reason}});
       unknown = true;
     }

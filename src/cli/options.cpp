@@ -169,8 +169,6 @@ double parseSecondsOpt(const Args &args, const std::string &name, double dflt) {
   return t;
 }
 
-double parseTimeoutOpt(const Args &args, double dflt) { return parseSecondsOpt(args, "timeout", dflt); }
-
 Progress::Progress(const Args &args, std::string what, std::string unit)
     : what_(std::move(what)), unit_(std::move(unit)), start_(std::chrono::steady_clock::now()), last_(start_) {
   tty_ = ::isatty(2) == 1;
@@ -207,7 +205,7 @@ smt::Budget parseBudget(const Args &args, double dfltTimeout) {
       throw UsageError(e.what());
     }
   }
-  const double t = parseTimeoutOpt(args, dfltTimeout);
+  const double t = parseSecondsOpt(args, "timeout", dfltTimeout);
   if (t > 0) return smt::Budget::after(t, maxTerms);
   smt::Budget b;
   b.setMaxTerms(maxTerms);

@@ -68,8 +68,6 @@ Relation parseRelationOpt(const Args &args);
 std::string parseSolverOpt(const Args &args);
 /// A positive number of seconds given as --NAME, or `dflt` when absent; UsageError otherwise.
 double parseSecondsOpt(const Args &args, const std::string &name, double dflt);
-/// --timeout SECONDS (positive number), with a default.
-double parseTimeoutOpt(const Args &args, double dflt);
 /// The command's budget: a deadline of --timeout seconds (default `dfltTimeout`; <= 0 = no
 /// deadline) for the whole command, and the term cap --max-terms N of one query (default
 /// kDefaultMaxTerms).

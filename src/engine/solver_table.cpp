@@ -274,7 +274,7 @@ RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &
     rc.final = true;
     return rc;
   }
-  smt::CheckResult r = backend.check(enc->store(), q.budget ? q.budget->limitFor(timeoutSec) : timeoutSec);
+  smt::CheckResult r = backend.check(enc->store(), smt::Budget::limitFor(q.budget, timeoutSec));
   rc.seconds = r.seconds;
   rc.verdict = r.verdict;
   rc.reason = r.reason;
