@@ -3,6 +3,8 @@
 
 #include "models/value_io.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -15,43 +17,71 @@
 
 namespace mxcert::cli {
 
+namespace {
+/// Whether `a` is a negative or fractional number ("-3", "-.5", ".5"): an argument, not an option.
+bool looksNumeric(const std::string &a) {
+  return a.size() > 1 && a[0] == '-' && (std::isdigit(static_cast<unsigned char>(a[1])) || a[1] == '.');
+}
+
+/// CLI11's message for a missing or unwanted value ("--k: 1 required TEXT missing", "json was
+/// given a disallowed flag override") in this tool's words; other messages unchanged.
+std::string usageMessage(const CLI::ParseError &e) {
+  std::string m = e.what();
+  size_t colon = m.find(": ");
+  if (m.find(" required ") != std::string::npos && m.find(" missing") != std::string::npos && colon != std::string::npos) {
+    std::string opt = m.substr(0, colon);
+    return "option " + opt + (opt == "-o" ? " needs a file name" : " needs a value");
+  }
+  size_t over = m.find(" was given a disallowed flag override");
+  if (over != std::string::npos) return "option --" + m.substr(0, over) + " takes no value";
+  return m;
+}
+}  // namespace
+
 Args::Args(int argc, char **argv, int first, const std::set<std::string> &flags,
            const std::set<std::string> &valued) {
   for (int i = first; i < argc; ++i)
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h"))
       throw HelpRequested(commandHelp(first >= 2 ? argv[first - 1] : "mxcert", flags, valued));
-  for (int i = first; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
-      std::string name = a.substr(2), value;
-      bool hasValue = false;
-      size_t eq = name.find('=');
-      if (eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name = name.substr(0, eq);
-        hasValue = true;
-      }
-      if (flags.count(name)) {
-        if (hasValue) throw UsageError("option --" + name + " takes no value");
-        flags_.insert(name);
-        continue;
-      }
-      if (!valued.count(name) || name == "o") throw UsageError("unknown option --" + name + didYouMean(name, flags, valued));
-      if (!hasValue) {
-        if (i + 1 >= argc) throw UsageError("option --" + name + " needs a value");
-        value = argv[++i];
-      }
-      if (values_.count(name)) throw UsageError("option --" + name + " given twice");
-      values_[name] = value;
-    } else if (a == "-o" && valued.count("o")) {
-      if (i + 1 >= argc) throw UsageError("option -o needs a file name");
-      if (values_.count("o")) throw UsageError("option -o given twice");
-      values_["o"] = argv[++i];
-    } else if (a.size() > 1 && a[0] == '-' && !(a.size() > 1 && (std::isdigit(static_cast<unsigned char>(a[1])) || a[1] == '.'))) {
-      throw UsageError("unknown option " + a + (a == "-o" ? " (this command writes no file)" : ""));
-    } else {
-      pos_.push_back(a);
+  // The parsing itself is CLI11's (libcli11-dev): one CLI11 option per accepted name, every
+  // occurrence kept so that a repeated option can be refused; what CLI11 does not recognise
+  // stays in remaining() and is reported here with a suggestion.
+  CLI::App app;
+  app.set_help_flag();
+  app.allow_extras();
+  std::map<std::string, std::vector<std::string>> given;
+  std::map<std::string, CLI::Option *> flagOpts;
+  for (const auto &f : flags) {
+    CLI::Option *o = app.add_flag("--" + f);
+    o->disable_flag_override();
+    flagOpts[f] = o;
+  }
+  for (const auto &v : valued) {
+    CLI::Option *o = app.add_option(v == "o" ? "-o" : "--" + v, given[v]);
+    o->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->allow_extra_args(false);
+  }
+  app.add_option("mxcert-positional", pos_);
+  std::vector<std::string> argvec;
+  for (int i = argc - 1; i >= first; --i) argvec.push_back(argv[i]);
+  try {
+    app.parse(argvec);  // CLI11 takes the arguments in reverse order
+  } catch (const CLI::ParseError &e) {
+    throw UsageError(oneLine(usageMessage(e)));
+  }
+  for (const std::string &a : app.remaining()) {
+    if (a == "--") continue;
+    if (looksNumeric(a)) throw UsageError("unexpected argument '" + oneLine(a) + "'");
+    if (a.compare(0, 2, "--") == 0) {
+      std::string name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
+      throw UsageError("unknown option --" + oneLine(name) + didYouMean(name, flags, valued));
     }
+    throw UsageError("unknown option " + oneLine(a) + (a == "-o" ? " (this command writes no file)" : ""));
+  }
+  for (const auto &[name, o] : flagOpts)
+    if (o->count()) flags_.insert(name);
+  for (const auto &[name, vals] : given) {
+    if (vals.size() > 1) throw UsageError("option " + std::string(name == "o" ? "-o" : "--" + name) + " given twice");
+    if (vals.size() == 1) values_[name] = vals[0];
   }
 }
 

@@ -88,6 +88,10 @@ bad "unknown short option"      "${T[@]}" --k 2 -x
 bad "flag with a value"         "${T[@]}" --k 2 --json=yes
 bad "option given twice"        "${T[@]}" --k 2 --k 3
 bad "option without value"      "${T[@]}" --k
+bad "option with empty value"   "${T[@]}" --k=
+bad "-o without file name"      "${T[@]}" --k 1 -o
+bad "-o given twice"            "${T[@]}" --k 1 -o a.json -o b.json
+bad "unknown option after =/--" "${T[@]}" --k 1 --bogus=3
 bad "unexpected argument"       "${T[@]}" --k 2 extra
 bad "unknown command"           frobnicate --k 2
 bad "unknown engine"            "${T[@]}" --k 2 --engine magic

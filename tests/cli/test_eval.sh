@@ -163,4 +163,17 @@ want = ["0x00400000", "0x00800000", "0x01000000", "0x01800000"]
 assert [r["values"]["post"]["bits"] for r in rs] == want, rs
 '
 
+# The parser's spellings (CLI11): --opt=value, -oFILE, a negative number as a value, and `--`
+# ending the options all give the same line as the plain spelling.
+run eval --a e2m1 --k 1 --xa 127 --xb 127 --a-vals -6 --b-vals 1
+expect_rc 0 "eval negative value"
+cp "$OUT" "$TMP/plain.txt"
+grep -q " pre=-6/0xC0C00000 " "$TMP/plain.txt" && ok || fail "eval -6*1: $(cat "$TMP/plain.txt")"
+run eval --a=e2m1 --k=1 --xa=127 --xb=127 --a-vals=-6 --b-vals=1
+expect_rc 0 "eval --opt=value"
+cmp -s "$OUT" "$TMP/plain.txt" && ok || fail "--opt=value differs: $(cat "$OUT")"
+run eval --a e2m1 --k 1 --xa 127 --xb 127 --a-vals -6 --b-vals 1 "-o$TMP/o.txt"
+expect_rc 0 "eval -oFILE"
+cmp -s "$TMP/o.txt" "$TMP/plain.txt" && ok || fail "-oFILE differs: $(cat "$TMP/o.txt")"
+
 finish
