@@ -166,7 +166,9 @@ int main(int argc, char **argv) {
     }
     if (tensorCores && be->kind() != "cuda") fail("--tensor-cores needs --device cuda (tensor-core MMA is NVIDIA only)");
 
-    nlohmann::json out{{"file", file}, {"backend", be->kind()}, {"device", be->deviceName()},
+    // Versioned like mxcert's --json documents (docs/cli.md): a removed or renamed key
+    // increments schema_version.
+    nlohmann::json out{{"schema", "mxcert-replay"}, {"schema_version", 1}, {"file", file}, {"backend", be->kind()}, {"device", be->deviceName()},
                        {"config", describeConfig(cert)}};
     std::string text = "mxcert-replay: " + file + "\nconfig: " + describeConfig(cert) + "\ndevice: " +
                        be->kind() + " — " + be->deviceName() + "\n";
