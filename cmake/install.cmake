@@ -1,13 +1,15 @@
 # cmake/install.cmake — install rules: `cmake --install BUILD --prefix P` puts
 #   P/bin/                    mxcert, mxcert-opt, mxcert-replay (and its device plugins)
 #   P/lib/                    libmxcert_models.a, libmxcert_certs.a
+#   P/lib/mxcert/             libMxcertPassPlugin.so (mlir-opt-22 --load-pass-plugin; mlir_pass/)
 #   P/include/mxcert/         models/*.h, certs/*.h (include as "models/guard.h", "certs/certificate.h")
 #   P/lib/cmake/mxcert/       mxcertConfig.cmake: find_package(mxcert) -> mxcert::models, mxcert::certs
 #   P/lib/pkgconfig/mxcert.pc pkg-config --cflags --libs mxcert
-#   P/share/mxcert/tables/    the committed certified tables (mxcert-opt's default tables-dir)
+#   P/share/mxcert/tables/    the committed certified tables (mxcert-opt's and the plugin's default tables-dir)
 #   P/share/mxcert/certificate.schema.json
-#   P/share/doc/mxcert/       README.md and docs/
+#   P/share/doc/mxcert/       README.md and docs/ (all of it: *.md and any images)
 #   P/share/bash-completion/completions/mxcert
+#   P/lib/python3/dist-packages/mxcert/  the Python package (installed by python/; docs/python.md)
 # The exported libraries are the solver-free ones (reading certificates, looking up guards,
 # evaluating placements): a consumer needs no solver. The binaries are installed by their
 # own directories (src/, mlir_pass/, gpu_replay/).

@@ -18,6 +18,7 @@
 
 #include "certs/config_json.h"
 #include "certs/sha256.h"
+#include "mlir_pass/InstallLayout.h"
 #include "models/guard.h"
 #include "models/tree.h"
 
@@ -30,7 +31,6 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -38,9 +38,6 @@
 
 #ifndef MXCERT_TABLES_DIR
 #define MXCERT_TABLES_DIR "certs/tables"
-#endif
-#ifndef MXCERT_INSTALL_TABLESDIR
-#define MXCERT_INSTALL_TABLESDIR "share/mxcert/tables"
 #endif
 
 using namespace mlir;
@@ -56,13 +53,10 @@ std::optional<PlacementMode> parsePlacementMode(const std::string &s) {
 }
 
 std::string defaultTablesDir() {
-  // Installed (cmake --install): <prefix>/bin/mxcert-opt uses <prefix>/share/mxcert/tables.
-  const std::string exe = llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&defaultTablesDir));
-  if (!exe.empty()) {
-    llvm::SmallString<256> dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-    llvm::sys::path::append(dir, MXCERT_INSTALL_TABLESDIR);
-    if (llvm::sys::fs::is_directory(dir)) return std::string(dir);
-  }
+  // Installed (cmake --install): <prefix>/bin/mxcert-opt and the plugin
+  // <prefix>/lib/mxcert/libMxcertPassPlugin.so use <prefix>/share/mxcert/tables.
+  std::string installed = installedTablesDir(codeFile());
+  if (!installed.empty()) return installed;
   // The build tree: the source tree's committed tables.
   return MXCERT_TABLES_DIR;
 }
@@ -624,8 +618,8 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
   Option<std::string> checker{
       *this, "checker",
       llvm::cl::desc("The certificate checker (`mxcert`) that must accept a certificate before it is used "
-                     "(default: $MXCERT_CHECKER, else mxcert next to this executable, in its build tree, "
-                     "or on PATH)"),
+                     "(default: $MXCERT_CHECKER, else mxcert next to mxcert-opt or in <prefix>/bin of the installed "
+                     "plugin, in its build tree, or on PATH)"),
       llvm::cl::init("")};
   Option<std::string> checkCache{
       *this, "check-cache",

@@ -146,7 +146,8 @@ struct MxScalePlacementState {
 /// `walkAndApplyPatterns` does), every decision is reported exactly once.
 void populateMxScalePlacementPatterns(mlir::RewritePatternSet &patterns, MxScalePlacementState &state);
 
-/// The default table directory (set at build time: the repository's certs/tables).
+/// The default table directory: the installed tables of an installed mxcert-opt or pass plugin
+/// (InstallLayout.h), else the repository's certs/tables (fixed at build time).
 std::string defaultTablesDir();
 
 /// Creates the `--mx-scale-placement` pass.

@@ -12,6 +12,7 @@
 
 #include "certs/certificate.h"
 #include "certs/sha256.h"
+#include "mlir_pass/InstallLayout.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -59,12 +60,6 @@ std::string env(const char *name) {
   const char *v = std::getenv(name);
   return v ? std::string(v) : std::string();
 }
-
-/// Anchor for getMainExecutable.
-void anchor() {}
-
-/// The running executable's path ("" if unknown).
-std::string selfPath() { return llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&anchor)); }
 
 /// The real path of `p`, or "" when it has none.
 std::string realPath(const std::string &p) {
@@ -184,20 +179,22 @@ std::string TableChecker::findChecker(std::string &error) const {
     error = "the checker '" + value + "' (" + what + ") is not on PATH";
     return "";
   }
-  std::string self = selfPath();
-  if (!self.empty()) {
-    llvm::SmallString<256> sibling(llvm::sys::path::parent_path(self));
+  // Next to the running mxcert-opt, or in <prefix>/bin of an installed pass plugin.
+  const CodeFile self = codeFile();
+  const std::string tools = toolsDir(self);
+  if (!tools.empty()) {
+    llvm::SmallString<256> sibling(tools);
     llvm::sys::path::append(sibling, "mxcert");
     if (llvm::sys::fs::is_regular_file(sibling) && llvm::sys::fs::can_execute(sibling)) return sibling.str().str();
   }
-#if defined(MXCERT_BUILD_CHECKER) && defined(MXCERT_BUILD_OPT)
-  // The build tree's checker, only for the build tree's own mxcert-opt.
-  if (!self.empty() && realPath(self) == realPath(MXCERT_BUILD_OPT) &&
+#if defined(MXCERT_BUILD_CHECKER) && defined(MXCERT_BUILD_OPT) && defined(MXCERT_BUILD_PLUGIN)
+  // The build tree's checker, only for the build tree's own mxcert-opt or pass plugin.
+  if (!self.path.empty() && (self.path == realPath(MXCERT_BUILD_OPT) || self.path == realPath(MXCERT_BUILD_PLUGIN)) &&
       llvm::sys::fs::can_execute(MXCERT_BUILD_CHECKER))
     return MXCERT_BUILD_CHECKER;
 #endif
   if (llvm::ErrorOr<std::string> p = llvm::sys::findProgramByName("mxcert")) return *p;
-  error = "no checker found (no mxcert next to this executable, in its build tree or on PATH); pass "
+  error = "no checker found (no mxcert next to this executable or plugin, in its build tree or on PATH); pass "
           "checker=PATH (the `mxcert` binary) or set MXCERT_CHECKER";
   return "";
 }

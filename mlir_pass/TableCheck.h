@@ -15,9 +15,9 @@ namespace mxcert::mlir_pass {
 /// Where the checker and the cache are (the pass options `checker=` and `check-cache=`).
 struct CheckOptions {
   /// The checker: a path, or a program name looked up on PATH. Empty: the MXCERT_CHECKER
-  /// environment variable, else `mxcert` next to the running executable, else the build
-  /// tree's `mxcert` (only when this executable runs from its build tree), else `mxcert` on
-  /// PATH.
+  /// environment variable, else `mxcert` next to the running executable (for the pass
+  /// plugin: in <prefix>/bin of its install, InstallLayout.h), else the build tree's `mxcert`
+  /// (only when this executable or plugin is the build tree's own), else `mxcert` on PATH.
   std::string checker;
   /// The persistent cache directory. Empty: MXCERT_CHECK_CACHE, else
   /// $XDG_CACHE_HOME/mxcert/checked, else $HOME/.cache/mxcert/checked. "none" (here or in

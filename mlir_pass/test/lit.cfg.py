@@ -22,6 +22,18 @@ if config.mxcert:
     config.available_features.add("mxcert")
 config.substitutions.append(("%mxcert_opt", config.mxcert_opt))
 config.substitutions.append(("%mxcert", config.mxcert or "mxcert-not-built"))
+# The pass plugin and the upstream mlir-opt that loads it (plugin.mlir), and the install
+# directories, relative to a prefix, where the plugin looks for the tables and the checker.
+# A sanitized plugin cannot be loaded into the unsanitized mlir-opt (the sanitizer runtime
+# must come first), so those tests are unsupported in a MXCERT_SANITIZE build.
+sanitized = config.sanitize.upper() in ("ON", "1", "TRUE", "YES")
+if config.mlir_opt and not config.mlir_opt.endswith("-NOTFOUND") and not sanitized:
+    config.available_features.add("mlir-opt")
+config.substitutions.append(("%mlir_opt", config.mlir_opt))
+config.substitutions.append(("%plugin", config.plugin))
+config.substitutions.append(("%install_bindir", config.install_bindir))
+config.substitutions.append(("%install_plugindir", config.install_plugindir))
+config.substitutions.append(("%install_tablesdir", config.install_tablesdir))
 # The pass caches the certificates the checker accepted; the tests never write to $HOME: one
 # fresh cache for this lit run (tests of the cache itself pass check-cache=%t...).
 check_cache = os.path.join(config.test_exec_root, "check-cache")

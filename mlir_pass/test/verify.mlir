@@ -106,7 +106,7 @@
 // no checker and refuses; with an mxcert next to it, it uses that one.
 // RUN: rm -rf %t.bin && mkdir %t.bin && cp %mxcert_opt %t.bin/mxcert-opt
 // RUN: not env -u MXCERT_CHECKER PATH=%t.bin %t.bin/mxcert-opt %s --mx-scale-placement=guards=%{cert} 2>&1 | FileCheck %s --check-prefix=NOCHECKER
-// NOCHECKER: error: mx-scale-placement: cannot verify guard table '{{.*}}.json': no checker found (no mxcert next to this executable, in its build tree or on PATH); pass checker=PATH (the `mxcert` binary) or set MXCERT_CHECKER
+// NOCHECKER: error: mx-scale-placement: cannot verify guard table '{{.*}}.json': no checker found (no mxcert next to this executable or plugin, in its build tree or on PATH); pass checker=PATH (the `mxcert` binary) or set MXCERT_CHECKER
 // NOCHECKER-NOT: func.func
 // RUN: cp %mxcert %t.bin/mxcert
 // RUN: env -u MXCERT_CHECKER PATH=%t.bin %t.bin/mxcert-opt %s --mx-scale-placement=guards=%{cert} 2>&1 | FileCheck %s --check-prefix=CERT

@@ -2,7 +2,8 @@
 # tests/install/test_install.sh — installs the build into a temporary prefix and uses it as a
 # consumer would: a CMake project with find_package(mxcert) (mxcert::certs), the same source
 # built with pkg-config, the installed mxcert CLI on an installed table, the installed
-# mxcert-opt with its default (installed) tables, and a partial install that must fail at
+# mxcert-opt with its default (installed) tables, the installed MLIR pass plugin in upstream
+# mlir-opt-22 (the same output as mxcert-opt), and a partial install that must fail at
 # configure time with a clear message.
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR
 set -u
@@ -18,6 +19,7 @@ cmake --install "$BUILD" --prefix "$P" >"$TMP/install.log" 2>&1 || { cat "$TMP/i
 for f in bin/mxcert lib/libmxcert_models.a lib/libmxcert_certs.a include/mxcert/models/guard.h \
          include/mxcert/certs/certificate.h lib/cmake/mxcert/mxcertConfig.cmake lib/pkgconfig/mxcert.pc \
          share/mxcert/tables/README.md share/mxcert/certificate.schema.json share/doc/mxcert/README.md \
+         share/doc/mxcert/docs/mlir.md \
          share/bash-completion/completions/mxcert; do
   [ -e "$P/$f" ] || fail "not installed: $f"
 done
@@ -80,6 +82,36 @@ MLIR
   MXCERT_CHECK_CACHE=none "$P/bin/mxcert-opt" "$TMP/block.mlir" --mx-scale-placement >"$TMP/opt.out" 2>"$TMP/opt.err" ||
     fail "installed mxcert-opt: $(head -c 400 "$TMP/opt.err")"
   grep -q "certified agree set" "$TMP/opt.err" || fail "installed mxcert-opt did not use a verified installed table: $(head -c 400 "$TMP/opt.err")"
+
+  # 4b. The installed pass plugin, loaded by upstream mlir-opt, gives mxcert-opt's output and
+  # diagnostics byte for byte, on examples/in.mlir and on a block with no table (whose remark
+  # names the tables directory: the installed one), with only the installed checker (no mxcert
+  # on PATH, no cache: the check runs).
+  PLUGIN="$P/lib/mxcert/libMxcertPassPlugin.so"
+  MLIR_OPT="$(command -v mlir-opt-22 || echo /usr/lib/llvm-22/bin/mlir-opt)"
+  if [ ! -f "$PLUGIN" ]; then
+    fail "not installed: lib/mxcert/libMxcertPassPlugin.so"
+  elif grep -q '^MXCERT_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null; then
+    echo "skipped: the installed plugin in mlir-opt (a sanitized plugin cannot be loaded into the unsanitized mlir-opt)"
+  elif [ ! -x "$MLIR_OPT" ]; then
+    fail "mlir-opt-22 not found (package mlir-22-tools), needed to load the installed plugin"
+  else
+    sed 's/vector<2x/vector<4x/g' "$TMP/block.mlir" >"$TMP/k4.mlir"
+    for input in "$SRC/examples/in.mlir" "$TMP/k4.mlir"; do
+      name=$(basename "$input" .mlir)
+      env -u MXCERT_CHECKER MXCERT_CHECK_CACHE=none PATH=/usr/bin:/bin "$P/bin/mxcert-opt" "$input" \
+        --mx-scale-placement >"$TMP/$name.opt.out" 2>"$TMP/$name.opt.err" || fail "installed mxcert-opt on $name: $(head -c 400 "$TMP/$name.opt.err")"
+      env -u MXCERT_CHECKER MXCERT_CHECK_CACHE=none PATH=/usr/bin:/bin "$MLIR_OPT" --load-pass-plugin="$PLUGIN" "$input" \
+        --pass-pipeline='builtin.module(mx-scale-placement)' >"$TMP/$name.plugin.out" 2>"$TMP/$name.plugin.err" ||
+        fail "installed plugin on $name: $(head -c 400 "$TMP/$name.plugin.err")"
+      cmp -s "$TMP/$name.opt.out" "$TMP/$name.plugin.out" || fail "installed plugin on $name: output differs from mxcert-opt's"
+      cmp -s "$TMP/$name.opt.err" "$TMP/$name.plugin.err" || fail "installed plugin on $name: diagnostics differ from mxcert-opt's"
+    done
+    [ "$(grep -c "in the certified agree set" "$TMP/in.plugin.err")" = 2 ] ||
+      fail "installed plugin did not use a verified installed table: $(head -c 400 "$TMP/in.plugin.err")"
+    grep -qF "no certified table for e2m1 x e2m1, k = 4 (seq, f32 rne keep, dequant/post bitwise) in '$(realpath "$P")/share/mxcert/tables'" "$TMP/k4.plugin.err" ||
+      fail "installed plugin did not look in the installed tables: $(head -c 400 "$TMP/k4.plugin.err")"
+  fi
 fi
 
 # 5. A partial install fails when the consumer is configured, naming the missing file.
