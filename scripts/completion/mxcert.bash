@@ -7,7 +7,7 @@ _mxcert() {
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   local exe="${COMP_WORDS[0]}"
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "eval table prove cex bound emit-smt2 check export help --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "eval table prove cex bound emit-smt2 check export plot help --help --version" -- "$cur"))
     return
   fi
   cmd="${COMP_WORDS[1]}"
@@ -27,10 +27,10 @@ _mxcert() {
       if [ "$cmd" = check ]; then COMPREPLY=($(compgen -W "other z3 cvc5 both none" -- "$cur"))
       else COMPREPLY=($(compgen -W "cvc5 z3" -- "$cur")); fi
       return ;;
-    -o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    -o|--compare) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [ "$cmd" = help ]; then
-    COMPREPLY=($(compgen -W "eval table prove cex bound emit-smt2 check export" -- "$cur"))
+    COMPREPLY=($(compgen -W "eval table prove cex bound emit-smt2 check export plot" -- "$cur"))
     return
   fi
   if [[ "$cur" == -* ]]; then

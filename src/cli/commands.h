@@ -16,6 +16,8 @@ int cmdEmitSmt2(int argc, char **argv);
 int cmdCheck(int argc, char **argv);
 /// `mxcert export FILE --as cpp|json|mlir [--name NAME] [-o OUT]`.
 int cmdExport(int argc, char **argv);
+/// `mxcert plot CERT [-o FILE.svg|FILE.png] [--compare CERT2]`: the agree set as a picture.
+int cmdPlot(int argc, char **argv);
 /// `mxcert --version`: release, git revision, solver versions, encoder identity.
 int cmdVersion();
 

@@ -58,6 +58,8 @@ const std::map<std::string, OptionDoc> &optionDocs() {
       {"progress", {"", "print progress lines on stderr even when it is not a terminal"}},
       {"as", {"FORM", "cpp (a C++ header), json (a compact guard table) or mlir (an attribute)"}},
       {"name", {"ID", "the C++/MLIR identifier of the exported table"}},
+      {"compare", {"CERT2", "a second certificate: both side by side, and the cells where their agree sets differ"}},
+      {"plot:o", {"FILE", "write the picture to FILE.svg or FILE.png (the extension decides; default: SVG on stdout)"}},
   };
   return docs;
 }
@@ -84,6 +86,8 @@ const std::map<std::string, CommandDoc> &commandDocs() {
       {"check", {"mxcert check FILE [options]", "check every claim of a certificate with the independent checker"}},
       {"export", {"mxcert export FILE --as cpp|json|mlir [options]",
                   "a certificate's guard as a C++ header, a compact JSON table or an MLIR attribute"}},
+      {"plot", {"mxcert plot CERT.json [-o FILE.svg|FILE.png] [--compare CERT2.json]",
+                "a certificate's agree set drawn over the scale codes (xa, xb), coloured by class"}},
   };
   return docs;
 }

@@ -23,10 +23,11 @@ const char *kUsageText =
     "  emit-smt2  a query as SMT-LIB2 text (--encoding lia|fp)\n"
     "  check   check every claim of a certificate (--solver z3|cvc5|both, --timeout S)\n"
     "  export  a certificate's guard as a C++ header, compact JSON or MLIR (--as cpp|json|mlir)\n"
+    "  plot    a certificate's agree set as an SVG or PNG picture (-o FILE.svg|FILE.png, --compare)\n"
     "common options: --a FMT --b FMT | --format mxfp4|mxfp6|mxfp8, --acc f32|bf16|f16|f64,\n"
     "  --round rne|rtz, --subnormals keep|ftz, --k K, --tree seq|pairwise|fused|SEXPR,\n"
     "  --relation bitwise|value; --json (eval, table, prove, cex, bound, check),\n"
-    "  -o FILE (table, eval, export)\n"
+    "  -o FILE (table, eval, export, plot)\n"
     "limits: --timeout S (the whole command's wall time), --query-timeout S (one solver call),\n"
     "  --max-terms N (one query's size); a limit reached is exit 3 (unknown), never proven\n"
     "mxcert CMD --help (or mxcert help CMD) lists a command's options; mxcert --version\n"
@@ -43,6 +44,7 @@ int dispatch(const std::string &cmd, int argc, char **argv) {
   if (cmd == "emit-smt2") return cmdEmitSmt2(argc, argv);
   if (cmd == "check") return cmdCheck(argc, argv);
   if (cmd == "export") return cmdExport(argc, argv);
+  if (cmd == "plot") return cmdPlot(argc, argv);
   if (cmd == "--version" || cmd == "version") {
     if (argc > 2) throw UsageError(cmd + " takes no arguments");
     return cmdVersion();

@@ -23,5 +23,7 @@ complete_words() {
 [ "$(complete_words check --solver bo)" = "both" ] || fail "check --solver bo"
 [ "$(complete_words table --solver "")" = "cvc5 z3" ] || fail "table --solver: $(complete_words table --solver "")"
 [ "$(complete_words help ch)" = "check" ] || fail "help ch"
+[ "$(complete_words pl)" = "plot" ] || fail "command pl: $(complete_words pl)"
+[[ " $(complete_words plot --) " == *" --compare "* ]] || fail "plot --: no --compare"
 echo "test_completion.sh: $FAILS failure(s)"
 [ "$FAILS" = 0 ]
