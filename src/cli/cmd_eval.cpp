@@ -4,6 +4,7 @@
 #include "models/value_io.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
+#include "src/cli/reports.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,7 @@ std::pair<int, int> parseCodeRange(const std::string &name, const std::string &v
   }
 }
 
+/// Parses --placements: placement names separated by commas.
 std::vector<Placement> parsePlacementList(const std::string &v) {
   std::vector<Placement> out;
   size_t start = 0;
@@ -48,72 +50,114 @@ std::vector<Placement> parsePlacementList(const std::string &v) {
   return out;
 }
 
-}  // namespace
-
-int cmdEval(int argc, char **argv) {
-  std::set<std::string> valued = configOptions();
-  valued.insert({"xa", "xb", "a-vals", "b-vals", "placements", "relation", "o"});
-  Args args(argc, argv, 2, {"json"}, valued);
-  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-  ModelConfig cfg = parseConfig(args);
-  Relation rel = parseRelationOpt(args);
-  std::vector<Placement> ps = parsePlacementList(args.get("placements", "pre,post,dequant,post2"));
-  auto [xaLo, xaHi] = parseCodeRange("xa", args.require("xa"));
-  auto [xbLo, xbHi] = parseCodeRange("xb", args.require("xb"));
+/// A parsed eval command line: the configuration, the placements and relation, the code ranges
+/// and the elements.
+struct EvalRequest {
+  ModelConfig cfg;
+  Relation rel;
+  std::vector<Placement> ps;
+  std::pair<int, int> xa, xb;
   ConcreteInput in;
+};
+
+/// The request of `args` (UsageError naming the first bad or missing option).
+EvalRequest parseEval(const Args &args) {
+  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+  EvalRequest r{parseConfig(args), parseRelationOpt(args),
+                parsePlacementList(args.get("placements", "pre,post,dequant,post2")),
+                parseCodeRange("xa", args.require("xa")), parseCodeRange("xb", args.require("xb")), {}};
   try {
-    in.a = parseElementList(cfg.a, args.require("a-vals"));
-    in.b = parseElementList(cfg.b, args.require("b-vals"));
+    r.in.a = parseElementList(r.cfg.a, args.require("a-vals"));
+    r.in.b = parseElementList(r.cfg.b, args.require("b-vals"));
   } catch (const ValueError &e) {
     throw UsageError(e.what());
   }
-  if (in.a.size() != size_t(cfg.k()) || in.b.size() != size_t(cfg.k()))
-    throw UsageError("--a-vals and --b-vals need k = " + std::to_string(cfg.k()) +
-                     " values each (got " + std::to_string(in.a.size()) + " and " +
-                     std::to_string(in.b.size()) + ")");
+  if (r.in.a.size() != size_t(r.cfg.k()) || r.in.b.size() != size_t(r.cfg.k()))
+    throw UsageError("--a-vals and --b-vals need k = " + std::to_string(r.cfg.k()) +
+                     " values each (got " + std::to_string(r.in.a.size()) + " and " +
+                     std::to_string(r.in.b.size()) + ")");
+  return r;
+}
 
-  const AccFormat &af = cfg.acc.fmt;
-  nlohmann::json results = nlohmann::json::array();
-  std::string text;
-  for (int xa = xaLo; xa <= xaHi; ++xa)
-    for (int xb = xbLo; xb <= xbHi; ++xb) {
+/// The results at one code pair: one value per placement of the request.
+struct EvalRow {
+  int xa, xb;
+  std::vector<CVal> r;
+};
+
+/// Every code pair of the request's ranges, evaluated (xa-major).
+std::vector<EvalRow> evaluateAll(const EvalRequest &req) {
+  std::vector<EvalRow> rows;
+  ConcreteInput in = req.in;
+  for (int xa = req.xa.first; xa <= req.xa.second; ++xa)
+    for (int xb = req.xb.first; xb <= req.xb.second; ++xb) {
       in.xa = unsigned(xa);
       in.xb = unsigned(xb);
-      std::vector<CVal> r = evaluatePlacements(cfg, ps, in);
-      const int e = xa + xb - 254;
-      if (args.flag("json")) {
-        nlohmann::json vals = nlohmann::json::object(), relj = nlohmann::json::object();
-        for (size_t i = 0; i < ps.size(); ++i)
-          vals[toString(ps[i])] = {{"value", toDecimal(r[i], af)}, {"bits", hexBits(encodeBits(r[i], af), af)}};
-        for (size_t i = 0; i < ps.size(); ++i)
-          for (size_t j = i + 1; j < ps.size(); ++j)
-            relj[std::string(toString(ps[i])) + "~" + toString(ps[j])] = isRelated(r[i], r[j], rel);
-        results.push_back({{"xa", xa}, {"xb", xb}, {"e", e}, {"values", vals}, {"related", relj}});
-      } else {
-        std::string line = "xa=" + std::to_string(xa) + " xb=" + std::to_string(xb) + " e=" + std::to_string(e);
-        for (size_t i = 0; i < ps.size(); ++i)
-          line += std::string(" ") + toString(ps[i]) + "=" + toDecimal(r[i], af) + "/" +
-                  hexBits(encodeBits(r[i], af), af);
-        for (size_t i = 0; i < ps.size(); ++i)
-          for (size_t j = i + 1; j < ps.size(); ++j)
-            line += std::string(" ") + toString(ps[i]) + "~" + toString(ps[j]) + "=" +
-                    (isRelated(r[i], r[j], rel) ? "related" : "differ");
-        text += line + "\n";
-      }
+      rows.push_back({xa, xb, evaluatePlacements(req.cfg, req.ps, in)});
     }
-  if (args.flag("json")) {
-    nlohmann::json a = nlohmann::json::array(), b = nlohmann::json::array();
-    for (unsigned c : in.a) a.push_back(elementToString(cfg.a, c));
-    for (unsigned c : in.b) b.push_back(elementToString(cfg.b, c));
-    nlohmann::json doc = {{"config", certs::configToJson(cfg)},
-                          {"relation", toString(rel)},
-                          {"a", a},
-                          {"b", b},
-                          {"results", results}};
-    emit(args, doc.dump(1) + "\n");
-  } else {
-    emit(args, text);
+  return rows;
+}
+
+/// eval's text: one line per code pair.
+std::string evalText(const EvalRequest &req) {
+  const AccFormat &af = req.cfg.acc.fmt;
+  const std::vector<Placement> &ps = req.ps;
+  std::string text;
+  for (const EvalRow &row : evaluateAll(req)) {
+    std::string line = "xa=" + std::to_string(row.xa) + " xb=" + std::to_string(row.xb) +
+                       " e=" + std::to_string(row.xa + row.xb - 254);
+    for (size_t i = 0; i < ps.size(); ++i)
+      line += std::string(" ") + toString(ps[i]) + "=" + toDecimal(row.r[i], af) + "/" +
+              hexBits(encodeBits(row.r[i], af), af);
+    for (size_t i = 0; i < ps.size(); ++i)
+      for (size_t j = i + 1; j < ps.size(); ++j)
+        line += std::string(" ") + toString(ps[i]) + "~" + toString(ps[j]) + "=" +
+                (isRelated(row.r[i], row.r[j], req.rel) ? "related" : "differ");
+    text += line + "\n";
   }
+  return text;
+}
+
+}  // namespace
+
+const OptionSet &evalOptions() {
+  static const OptionSet kOpts = [] {
+    OptionSet s{{}, configOptions()};
+    s.valued.insert({"xa", "xb", "a-vals", "b-vals", "placements", "relation"});
+    return s;
+  }();
+  return kOpts;
+}
+
+nlohmann::json evalReport(const Args &args) {
+  const EvalRequest req = parseEval(args);
+  const AccFormat &af = req.cfg.acc.fmt;
+  const std::vector<Placement> &ps = req.ps;
+  nlohmann::json results = nlohmann::json::array();
+  for (const EvalRow &row : evaluateAll(req)) {
+    nlohmann::json vals = nlohmann::json::object(), relj = nlohmann::json::object();
+    for (size_t i = 0; i < ps.size(); ++i)
+      vals[toString(ps[i])] = {{"value", toDecimal(row.r[i], af)}, {"bits", hexBits(encodeBits(row.r[i], af), af)}};
+    for (size_t i = 0; i < ps.size(); ++i)
+      for (size_t j = i + 1; j < ps.size(); ++j)
+        relj[std::string(toString(ps[i])) + "~" + toString(ps[j])] = isRelated(row.r[i], row.r[j], req.rel);
+    results.push_back({{"xa", row.xa}, {"xb", row.xb}, {"e", row.xa + row.xb - 254}, {"values", vals}, {"related", relj}});
+  }
+  nlohmann::json a = nlohmann::json::array(), b = nlohmann::json::array();
+  for (unsigned c : req.in.a) a.push_back(elementToString(req.cfg.a, c));
+  for (unsigned c : req.in.b) b.push_back(elementToString(req.cfg.b, c));
+  return {{"config", certs::configToJson(req.cfg)},
+          {"relation", toString(req.rel)},
+          {"a", a},
+          {"b", b},
+          {"results", results}};
+}
+
+int cmdEval(int argc, char **argv) {
+  std::set<std::string> valued = evalOptions().valued;
+  valued.insert("o");
+  Args args(argc, argv, 2, {"json"}, valued);
+  emit(args, args.flag("json") ? evalReport(args).dump(1) + "\n" : evalText(parseEval(args)));
   return 0;
 }
 

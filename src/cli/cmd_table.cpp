@@ -2,6 +2,7 @@
 #include "certs/certificate.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
+#include "src/cli/reports.h"
 #include "src/engine/exhaustive.h"
 #include "src/engine/solver_table.h"
 #include "src/engine/to_certificate.h"
@@ -9,16 +10,18 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <fmt/core.h>
 
 namespace mxcert::cli {
 
 namespace {
 
-std::string summary(const engine::PairQuery &q, const certs::Certificate &c, bool complete) {
+/// table's text: the agree set, how each region was decided, the witnesses, the closed form.
+std::string summary(const certs::Certificate &c, bool complete) {
   const long agree = c.agree.toSet().count();
   const long excluded = long(kNumCodes) * kNumCodes - agree;
-  std::string t = "# mxcert table: " + describe(q.cfg) + "\n# " + toString(q.lhs) + " vs " +
-                  toString(q.rhs) + ", relation " + toString(q.rel) + ", engine " + c.engine + "\n";
+  std::string t = "# mxcert table: " + describe(c.config) + "\n# " + toString(c.lhs) + " vs " +
+                  toString(c.rhs) + ", relation " + toString(c.relation) + ", engine " + c.engine + "\n";
   t += "agree: " + std::to_string(agree) + " of " + std::to_string(long(kNumCodes) * kNumCodes) +
        " code pairs, " + std::to_string(c.agree.regions.size()) + " region(s)\n";
   for (size_t i = 0; i < c.agree.regions.size(); ++i) {
@@ -33,18 +36,15 @@ std::string summary(const engine::PairQuery &q, const certs::Certificate &c, boo
         if (solvers.find(c.proofs[size_t(p)].solver) == std::string::npos)
           solvers += (solvers.empty() ? "" : "+") + c.proofs[size_t(p)].solver;
       }
-      char buf[256];
       const size_t n = c.regionProofs[i].size();
       if (constant == n) {
         // Honest wording: the encoder's analysis folded the question to false; the solver's
         // unsat involved no reasoning (docs/solver.md, "Constant-false queries").
-        std::snprintf(buf, sizeof buf, "   decided by the encoder's analysis: %zu quer%s the constant false (%s, %.3f s)",
-                      n, n == 1 ? "y is" : "ies are", solvers.c_str(), secs);
+        t += fmt::format("   decided by the encoder's analysis: {} quer{} the constant false ({}, {:.3f} s)", n,
+                         n == 1 ? "y is" : "ies are", solvers, secs);
       } else {
-        std::snprintf(buf, sizeof buf, "   proven: %zu unsat quer%s (%s, %.3f s)", n, n == 1 ? "y" : "ies",
-                      solvers.c_str(), secs);
+        t += fmt::format("   proven: {} unsat quer{} ({}, {:.3f} s)", n, n == 1 ? "y" : "ies", solvers, secs);
       }
-      t += buf;
       if (constant > 0 && constant < n) t += ", " + std::to_string(constant) + " of them the constant false";
     }
     t += "\n";
@@ -59,10 +59,16 @@ std::string summary(const engine::PairQuery &q, const certs::Certificate &c, boo
 
 }  // namespace
 
-int cmdTable(int argc, char **argv) {
-  std::set<std::string> valued = configOptions();
-  valued.insert({"lhs", "rhs", "relation", "engine", "solver", "timeout", "query-timeout", "max-terms", "o"});
-  Args args(argc, argv, 2, {"json", "no-collapse", "verbose", "embed-queries", "progress", "quiet"}, valued);
+const OptionSet &tableOptions() {
+  static const OptionSet kOpts = [] {
+    OptionSet s{{"no-collapse", "verbose", "embed-queries"}, configOptions()};
+    s.valued.insert({"lhs", "rhs", "relation", "engine", "solver", "timeout", "query-timeout", "max-terms"});
+    return s;
+  }();
+  return kOpts;
+}
+
+TableOutcome runTable(const Args &args, const ProgressFn &progress) {
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),
                       parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
@@ -71,59 +77,70 @@ int cmdTable(int argc, char **argv) {
   // solver call is further limited by --query-timeout.
   const smt::Budget budget = parseBudget(args, 0);
   q.budget = &budget;
-  certs::Certificate cert;
-  bool complete = true;
+  TableOutcome out;
   if (eng == "exhaustive") {
     engine::ExhaustiveOptions opt;
     opt.collapse = !args.flag("no-collapse");
-    Progress progress(args, "table (exhaustive)", "evaluation groups");
-    if (progress.enabled()) opt.progress = [&](long done, long total) { progress.update(done, total); };
-    try {
-      cert = engine::certificateOf(q, engine::runExhaustive(q, opt));
-    } catch (const engine::ResourceLimit &e) {
-      std::fprintf(stderr, "mxcert: unknown: %s\n", e.what());
-      return kUnknown;
-    }
+    opt.progress = progress;
+    out.cert = engine::certificateOf(q, engine::runExhaustive(q, opt));
   } else if (eng == "solver") {
     engine::SolverTableOptions opt;
     opt.solver = parseSolverOpt(args);
     opt.timeout = parseSecondsOpt(args, "query-timeout", 120);
     opt.keepQueries = args.flag("embed-queries");
-    Progress progress(args, "table", "code pairs decided");
-    if (progress.enabled()) opt.progress = [&](long done, long total) { progress.update(done, total); };
-    if (args.flag("verbose")) opt.log = [](const std::string &s) { std::fprintf(stderr, "mxcert: %s\n", s.c_str()); };
+    opt.progress = progress;
+    if (args.flag("verbose")) opt.log = [](const std::string &s) { fmt::print(stderr, "mxcert: {}\n", s); };
     engine::SolverTableResult r = engine::runSolverTable(q, opt);
-    complete = r.complete();
-    cert = engine::certificateOf(q, r);
-    if (!complete) {
+    out.complete = r.complete();
+    out.cert = engine::certificateOf(q, r);
+    if (!out.complete) {
       // The undecided pairs as a canonical guard (a few lines, not one per pair).
       Guard unknownRegions;
       unknownRegions.regions = r.unknown;
       const CodeSet undecided = unknownRegions.toSet();
       const Guard ug = Guard::fromSet(undecided);
-      std::fprintf(stderr, "mxcert: unknown: %ld code pair(s) undecided in %zu region(s)%s\n", undecided.count(),
-                   ug.regions.size(), budget.passed() ? (" (" + budget.stopReason() + ")").c_str() : "");
+      out.unknown.push_back(std::to_string(undecided.count()) + " code pair(s) undecided in " +
+                            std::to_string(ug.regions.size()) + " region(s)" +
+                            (budget.passed() ? " (" + budget.stopReason() + ")" : ""));
       const size_t shown = std::min<size_t>(ug.regions.size(), 8);
-      for (size_t i = 0; i < shown; ++i) std::fprintf(stderr, "mxcert: unknown: %s\n", ug.regions[i].str().c_str());
+      for (size_t i = 0; i < shown; ++i) out.unknown.push_back(ug.regions[i].str());
       if (shown < ug.regions.size())
-        std::fprintf(stderr, "mxcert: unknown: ... and %zu more region(s) (--verbose logs each query)\n",
-                     ug.regions.size() - shown);
+        out.unknown.push_back("... and " + std::to_string(ug.regions.size() - shown) +
+                              " more region(s) (--verbose logs each query)");
     }
   } else {
     throw UsageError("unknown --engine '" + eng + "' (expected solver or exhaustive)");
   }
-  const std::string json = certs::toJson(cert).dump(1) + "\n";
-  if (auto out = args.get("o")) {
+  return out;
+}
+
+int cmdTable(int argc, char **argv) {
+  std::set<std::string> flags = tableOptions().flags, valued = tableOptions().valued;
+  flags.insert({"json", "progress", "quiet"});
+  valued.insert("o");
+  Args args(argc, argv, 2, flags, valued);
+  const bool exhaustive = args.get("engine") == "exhaustive";
+  TableOutcome out;
+  {
+    Progress progress(args, exhaustive ? "table (exhaustive)" : "table",
+                      exhaustive ? "evaluation groups" : "code pairs decided");
+    ProgressFn show;
+    if (progress.enabled()) show = [&](long done, long total) { progress.update(done, total); };
+    out = runTable(args, show);
+  }
+  for (const std::string &line : out.unknown) fmt::print(stderr, "mxcert: unknown: {}\n", line);
+  const std::string json = certs::toJson(out.cert).dump(1) + "\n";
+  if (auto file = args.get("o")) {
     // Only a complete table replaces the file (atomically); an incomplete one never
     // overwrites a good certificate.
-    if (complete)
-      writeFileAtomic(*out, json);
+    if (out.complete)
+      writeFileAtomic(*file, json);
     else
-      std::fprintf(stderr, "mxcert: unknown: the table is incomplete: '%s' was not written (an existing file is kept)\n",
-                   commentSafe(*out).c_str());
+      fmt::print(stderr, "mxcert: unknown: the table is incomplete: '{}' was not written (an existing file is kept)\n",
+                 commentSafe(*file));
   }
-  writeStdout(args.flag("json") ? json : summary(q, cert, complete));
-  return complete ? kOk : kUnknown;
+  writeStdout(args.flag("json") ? json : summary(out.cert, out.complete));
+  return out.complete ? kOk : kUnknown;
 }
 
 }  // namespace mxcert::cli

@@ -1,5 +1,6 @@
 // src/cli/main.cpp — the `mxcert` command: dispatch and error handling.
 #include "src/cli/commands.h"
+#include "src/cli/errors.h"
 #include "src/cli/options.h"
 #include "models/domain.h"
 #include "smt/budget.h"
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <fmt/core.h>
 
 namespace {
 
@@ -72,8 +74,8 @@ void installInterruptHandler() {
 /// The exit of an interrupted command: one line, 128 + the signal.
 int interruptedExit() {
   const int sig = int(mxcert::smt::Budget::interruptSignal());
-  std::fprintf(stderr, "mxcert: interrupted (signal %d): stopped early; nothing undecided is reported as proven, "
-               "and an -o file is written only for a complete result\n", sig);
+  fmt::print(stderr, "mxcert: interrupted (signal {}): stopped early; nothing undecided is reported as proven, "
+             "and an -o file is written only for a complete result\n", sig);
   return 128 + sig;
 }
 
@@ -116,23 +118,15 @@ int main(int argc, char **argv) {
     writeStdout("");
     if (mxcert::smt::Budget::interrupted()) return interruptedExit();
     return rc;
-  } catch (const UsageError &e) {
-    std::fprintf(stderr, "mxcert: error: %s\n", oneLine(e.what()).c_str());
-    return kUsage;
-  } catch (const mxcert::smt::BudgetExceeded &e) {
-    if (mxcert::smt::Budget::interrupted()) return interruptedExit();
-    // The command's deadline or term cap (a limit, exit 3; nothing is reported as proven).
-    std::fprintf(stderr, "mxcert: unknown: %s\n", oneLine(e.what()).c_str());
-    return kUnknown;
-  } catch (const mxcert::EncodingLimit &e) {
-    std::fprintf(stderr, "mxcert: unknown: the encoding is too large: %s (choose a smaller region)\n",
-                 oneLine(e.what()).c_str());
-    return kUnknown;
   } catch (const std::bad_alloc &) {
-    std::fprintf(stderr, "mxcert: unknown: out of memory (a resource limit)\n");
+    std::fputs("mxcert: unknown: out of memory (a resource limit)\n", stderr);  // allocates nothing
     return kUnknown;
-  } catch (const std::exception &e) {
-    std::fprintf(stderr, "mxcert: internal error: %s\n", oneLine(e.what()).c_str());
-    return 70;
+  } catch (...) {
+    // Bad input (2), a limit (3; one reached because of an interrupt is the interrupt), an
+    // internal error (70): src/cli/errors.h, shared with the Python module.
+    const Failure f = failureOf(std::current_exception());
+    if (f.exit == kUnknown && mxcert::smt::Budget::interrupted()) return interruptedExit();
+    fmt::print(stderr, "mxcert: {}: {}\n", f.kind, oneLine(f.message));
+    return f.exit;
   }
 }

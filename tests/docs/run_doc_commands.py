@@ -72,7 +72,8 @@ def main():
                 if cmd.startswith("./scripts/test"):
                     continue  # the test command itself (it runs this script)
                 run = cmd.replace("/opt/mxcert", os.path.join(tmp, "prefix"))
-                run = re.sub(r"(^|\s)build/", r"\1" + build + "/", run)
+                # build/..., `cmake --install build`, PYTHONPATH=build/python: the build under test
+                run = re.sub(r"(^|\s|=)build(?=/|\s|$)", r"\1" + build, run)
                 run = re.sub(r"(^|\|\s*)mxcert-opt ", r"\1" + os.path.join(build, "mlir_pass", "mxcert-opt") + " ", run)
                 r = subprocess.run(["bash", "-o", "pipefail", "-c", prefix + run], cwd=root, env=env,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)

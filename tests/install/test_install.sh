@@ -4,11 +4,13 @@
 # built with pkg-config, the installed mxcert CLI on an installed table, the installed
 # mxcert-opt with its default (installed) tables, the installed MLIR pass plugin in upstream
 # mlir-opt-22 (the same output as mxcert-opt), and a partial install that must fail at
-# configure time with a clear message.
-# Usage: test_install.sh BUILD_DIR SOURCE_DIR
+# configure time with a clear message; with PYTHON (the interpreter the Python module is built
+# for), also `import mxcert` from the installed package.
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR [PYTHON]
 set -u
-BUILD="${1:?usage: $0 BUILD_DIR SOURCE_DIR}"
-SRC="${2:?usage: $0 BUILD_DIR SOURCE_DIR}"
+BUILD="${1:?usage: $0 BUILD_DIR SOURCE_DIR [PYTHON]}"
+SRC="${2:?usage: $0 BUILD_DIR SOURCE_DIR [PYTHON]}"
+PY="${3:-}"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 P="$TMP/prefix"
@@ -114,7 +116,26 @@ MLIR
   fi
 fi
 
-# 5. A partial install fails when the consumer is configured, naming the missing file.
+# 5. The installed Python package, alone on PYTHONPATH (run outside the build tree): guard
+#    lookups on the installed table, and its check (HOLDS, as the installed CLI's in 3.).
+if [ -n "$PY" ]; then
+  PYDIR=$(sed -n 's/^MXCERT_INSTALL_PYTHONDIR:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
+  [ -n "$PYDIR" ] && [ -f "$P/$PYDIR/mxcert/__init__.py" ] || fail "the Python package is not installed (${PYDIR:-?}/mxcert)"
+  got=$(cd "$TMP" && PYTHONPATH="$P/$PYDIR" "$PY" - "$TABLE" "$P" 2>&1 <<'PY'
+import os, sys
+import mxcert
+table, prefix = sys.argv[1], sys.argv[2]
+assert os.path.realpath(mxcert.__file__).startswith(os.path.realpath(prefix)), mxcert.__file__
+t = mxcert.GuardTable(table)
+print(" ".join("agree" if t.agrees(xa, xb) else "outside" for xa, xb in ((127, 127), (250, 127), (0, 0), (200, 180))),
+      mxcert.check(table)["verdict"])
+PY
+  ) || fail "import mxcert from the install: $got"
+  want="$(expect 127 127) $(expect 250 127) $(expect 0 0) $(expect 200 180) HOLDS"
+  [ "$got" = "$want" ] || fail "the installed Python package: '$got', expected '$want'"
+fi
+
+# 6. A partial install fails when the consumer is configured, naming the missing file.
 rm "$P/lib/libmxcert_certs.a"
 if cmake -S "$SRC/tests/install/consumer" -B "$TMP/cb2" -DCMAKE_PREFIX_PATH="$P" >"$TMP/cfg2.log" 2>&1; then
   fail "configuring against a partial install succeeded"
