@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <functional>
 #include <iostream>
+#include <fmt/core.h>
 
 namespace mxcert::cli {
 
@@ -51,11 +52,8 @@ std::string describeCex(const engine::PairQuery &q, const engine::Witness &w) {
   for (size_t i = 0; i < w.a.size(); ++i) {
     av += (i ? " " : "") + elementToString(q.cfg.a, w.a[i]);
     bv += (i ? " " : "") + elementToString(q.cfg.b, w.b[i]);
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%s0x%X", i ? " " : "", w.a[i]);
-    ac += buf;
-    std::snprintf(buf, sizeof buf, "%s0x%X", i ? " " : "", w.b[i]);
-    bc += buf;
+    ac += fmt::format("{}0x{:X}", i ? " " : "", w.a[i]);
+    bc += fmt::format("{}0x{:X}", i ? " " : "", w.b[i]);
   }
   std::string t = "counterexample at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb) +
                   " (e=" + std::to_string(w.xa + w.xb - 254) + "):\n";
@@ -117,12 +115,9 @@ engine::LeafFix fixAll(const std::vector<unsigned> &a, const std::vector<unsigne
 /// the evaluator confirms is a bug, reported as an internal error, never as an answer.
 std::string liaCheck(const engine::PairQuery &q, const engine::Witness &w, smt::Backend &b, double timeout) {
   engine::RegionCheck c = engine::checkRegion(q, pairRegion(w.xa, w.xb), b, timeout, fixAll(w.a, w.b));
-  char buf[256];
-  if (c.verdict == smt::Verdict::Sat) {
-    std::snprintf(buf, sizeof buf, "  QF_LIA check: sat with these inputs fixed (%s %s, %.3f s)\n", b.name().c_str(),
-                  b.version().c_str(), c.seconds);
-    return buf;
-  }
+  if (c.verdict == smt::Verdict::Sat)
+    return fmt::format("  QF_LIA check: sat with these inputs fixed ({} {}, {:.3f} s)\n", b.name(), b.version(),
+                       c.seconds);
   if (c.verdict == smt::Verdict::Unsat)
     throw std::logic_error("the QF_LIA encoding is unsat on a counterexample the reference evaluator confirms");
   return "  QF_LIA check: unknown (" + c.reason + "); the reference evaluator confirms the counterexample\n";
@@ -150,14 +145,11 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
       rc.cex = ConcreteInput{cs.witness->a, cs.witness->b, unsigned(cs.witness->xa), unsigned(cs.witness->xb)};
     }
   }
-  char buf[256];
   if (rc.verdict == smt::Verdict::Unsat) {
-    std::snprintf(buf, sizeof buf, "  %s: unsat (%s %s, %.3f s)%s\n", r.str().c_str(), b.name().c_str(),
-                  b.version().c_str(), rc.seconds,
-                  rc.proof.constantFalse ? "; the query is the constant false: decided by the encoder's analysis, "
-                                           "not by solver reasoning"
-                                         : "");
-    report += buf;
+    report += fmt::format("  {}: unsat ({} {}, {:.3f} s){}\n", r.str(), b.name(), b.version(), rc.seconds,
+                          rc.proof.constantFalse ? "; the query is the constant false: decided by the encoder's "
+                                                   "analysis, not by solver reasoning"
+                                                 : "");
     records.push_back({{"region", certs::regionToJson(r)}, {"verdict", "unsat"}, {"solver", b.name()},
                        {"solver_version", b.version()}, {"seconds", rc.seconds},
                        {"constant_false", rc.proof.constantFalse}});
@@ -281,14 +273,14 @@ int cmdCex(int argc, char **argv) {
     return kRefuted;
   }
   if (cs.verdict == smt::Verdict::Unsat) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "agree: %s ~ %s (%s) for every input at xa=%d xb=%d (proven: unsat, %s %s, %.3f s)\n",
-                  toString(q.lhs), toString(q.rhs), toString(q.rel), r.xa.lo, r.xb.lo, b->name().c_str(),
-                  b->version().c_str(), cs.proof.seconds);
+    const std::string text =
+        fmt::format("agree: {} ~ {} ({}) for every input at xa={} xb={} (proven: unsat, {} {}, {:.3f} s)\n",
+                    toString(q.lhs), toString(q.rhs), toString(q.rel), r.xa.lo, r.xb.lo, b->name(), b->version(),
+                    cs.proof.seconds);
     doc["verdict"] = "agree";
     doc["proof"] = {{"solver", b->name()}, {"solver_version", b->version()}, {"seconds", cs.proof.seconds},
                     {"constant_false", cs.proof.constantFalse}};
-    writeStdout(json ? doc.dump(1) + "\n" : std::string(buf));
+    writeStdout(json ? doc.dump(1) + "\n" : text);
     return kOk;
   }
   doc["verdict"] = "unknown";

@@ -14,6 +14,7 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
+#include <fmt/core.h>
 
 namespace mxcert::cli {
 
@@ -219,10 +220,10 @@ void Progress::update(long done, long total) {
   shown_ = true;
   const double secs = std::chrono::duration<double>(now - start_).count();
   const double rate = secs > 0 ? double(done) / secs : 0;
-  char eta[64] = "";
-  if (done > 0 && done < total) std::snprintf(eta, sizeof eta, ", about %.0f s left", secs * double(total - done) / double(done));
-  std::fprintf(stderr, "%smxcert: %s: %ld/%ld %s (%.0f%%), %.1f/s, %.1f s%s%s", tty_ ? "\r" : "", what_.c_str(), done,
-               total, unit_.c_str(), 100.0 * double(done) / double(total), rate, secs, eta, tty_ ? "\x1b[K" : "\n");
+  const std::string eta =
+      done > 0 && done < total ? fmt::format(", about {:.0f} s left", secs * double(total - done) / double(done)) : "";
+  fmt::print(stderr, "{}mxcert: {}: {}/{} {} ({:.0f}%), {:.1f}/s, {:.1f} s{}{}", tty_ ? "\r" : "", what_, done, total,
+             unit_, 100.0 * double(done) / double(total), rate, secs, eta, tty_ ? "\x1b[K" : "\n");
   std::fflush(stderr);
 }
 
@@ -310,13 +311,10 @@ namespace {
 template <class Keep> std::string escapeBytes(const std::string &s, Keep keep) {
   std::string o;
   for (unsigned char ch : s) {
-    if (keep(ch)) {
+    if (keep(ch))
       o += char(ch);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", ch);
-      o += buf;
-    }
+    else
+      o += fmt::format("\\x{:02x}", ch);
   }
   return o;
 }
