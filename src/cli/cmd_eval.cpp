@@ -146,7 +146,11 @@ nlohmann::json evalReport(const Args &args) {
   nlohmann::json a = nlohmann::json::array(), b = nlohmann::json::array();
   for (unsigned c : req.in.a) a.push_back(elementToString(req.cfg.a, c));
   for (unsigned c : req.in.b) b.push_back(elementToString(req.cfg.b, c));
-  return {{"config", certs::configToJson(req.cfg)},
+  // Versioned like the verdict documents (docs/cli.md): a removed or renamed key increments
+  // schema_version.
+  return {{"schema", "mxcert-eval"},
+          {"schema_version", 1},
+          {"config", certs::configToJson(req.cfg)},
           {"relation", toString(req.rel)},
           {"a", a},
           {"b", b},

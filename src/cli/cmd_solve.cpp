@@ -123,10 +123,20 @@ std::string liaCheck(const engine::PairQuery &q, const engine::Witness &w, smt::
   return "  QF_LIA check: unknown (" + c.reason + "); the reference evaluator confirms the counterexample\n";
 }
 
+/// The progress of prove and bound: code pairs decided (proven, refuted or left unknown) of
+/// all the pairs the command asks about.
+struct PairProgress {
+  Progress &bar;
+  long total = 0, done = 0;
+  /// `n` more pairs decided.
+  void add(long n) { bar.update(done += n, total); }
+};
+
 /// Proves a region, splitting it on timeouts. Returns kOk (proven), kRefuted (with the
-/// counterexample in `cex`) or kUnknown.
+/// counterexample in `cex`) or kUnknown; every decided part is added to `pp`.
 int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, double timeout,
-                std::string &report, std::optional<engine::Witness> &cex, nlohmann::json &records) {
+                std::string &report, std::optional<engine::Witness> &cex, nlohmann::json &records,
+                PairProgress &pp) {
   // A quick attempt at the whole region first (proofs are usually fast); when it does not
   // come back unsat, the structured counterexample search (candidate inputs confirmed by the
   // reference evaluator, then small queries with most leaves fixed, then the full query with
@@ -153,6 +163,7 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
     records.push_back({{"region", certs::regionToJson(r)}, {"verdict", "unsat"}, {"solver", b.name()},
                        {"solver_version", b.version()}, {"seconds", rc.seconds},
                        {"constant_false", rc.proof.constantFalse}});
+    pp.add(r.count());
     return kOk;
   }
   if (rc.verdict == smt::Verdict::Sat) {
@@ -164,6 +175,7 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
     // A single pair, or splitting cannot help (deadline passed, memory exhausted).
     report += "  " + r.str() + ": unknown (" + rc.reason + ")\n";
     records.push_back({{"region", certs::regionToJson(r)}, {"verdict", "unknown"}, {"reason", rc.reason}});
+    pp.add(r.count());
     return kUnknown;
   }
   Region lo = r, hi = r;
@@ -178,9 +190,11 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
     hi.xb.lo = lo.xb.hi + 1;
   }
   report += "  " + r.str() + ": unknown (" + rc.reason + "), split\n";
-  int a = proveRegion(q, lo.tightened(), b, timeout, report, cex, records);
+  const Region loT = lo.tightened(), hiT = hi.tightened();
+  pp.add(r.count() - loT.count() - hiT.count());  // pairs the tightening dropped (none in practice)
+  int a = proveRegion(q, loT, b, timeout, report, cex, records, pp);
   if (a == kRefuted) return a;
-  int c = proveRegion(q, hi.tightened(), b, timeout, report, cex, records);
+  int c = proveRegion(q, hiT, b, timeout, report, cex, records, pp);
   if (c == kRefuted) return c;
   return a == kOk && c == kOk ? kOk : kUnknown;
 }
@@ -206,10 +220,13 @@ int codeOpt(const Args &args, const std::string &name) {
 int cmdProve(int argc, char **argv) {
   std::set<std::string> valued = solverOptions();
   valued.insert("guard");
-  Args args(argc, argv, 2, {"json"}, valued);
+  Args args(argc, argv, 2, {"json", "progress", "quiet"}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q = parseQuery(args);
   Guard g = parseGuardOpt(args);
+  Progress bar(args, "prove", "code pairs decided");
+  PairProgress pp{bar};
+  for (const Region &r : g.regions) pp.total += r.count();
   auto b = backendFor(args);
   const smt::Budget budget = parseBudget(args, 300);
   q.budget = &budget;
@@ -221,7 +238,7 @@ int cmdProve(int argc, char **argv) {
   int worst = kOk;
   for (const Region &r : g.regions) {
     std::optional<engine::Witness> cex;
-    int rc = proveRegion(q, r, *b, timeout, report, cex, records);
+    int rc = proveRegion(q, r, *b, timeout, report, cex, records, pp);
     if (rc == kRefuted) {
       const std::string lia = liaCheck(q, *cex, *b, timeout);
       if (args.flag("json")) {
@@ -290,7 +307,7 @@ int cmdCex(int argc, char **argv) {
 }
 
 int cmdBound(int argc, char **argv) {
-  Args args(argc, argv, 2, {"json"}, solverOptions());
+  Args args(argc, argv, 2, {"json", "progress", "quiet"}, solverOptions());
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q = parseQuery(args);
   const bool json = args.flag("json");
@@ -319,9 +336,14 @@ int cmdBound(int argc, char **argv) {
     writeStdout(json ? doc.dump(1) + "\n" : text);
   };
   bool unknown = false;
+  const std::vector<engine::TightnessPoint> points = engine::tightnessPoints(cf.guard);
+  Progress bar(args, "bound", "code pairs decided");
+  PairProgress pp{bar};
+  for (const Region &r : cf.guard.regions) pp.total += r.count();
+  for (const engine::TightnessPoint &tp : points) pp.total += tp.face.count();
   for (const Region &r : cf.guard.regions) {
     std::optional<engine::Witness> cex;
-    int rc = proveRegion(q, r, *b, timeout, out, cex, soundness);
+    int rc = proveRegion(q, r, *b, timeout, out, cex, soundness, pp);
     if (rc == kRefuted) {
       doc["counterexample"] = cexJson(q, *cex);
       finish("refuted", out + "refuted: the closed form is not sound on " + r.str() + "\n" + describeCex(q, *cex));
@@ -330,8 +352,9 @@ int cmdBound(int argc, char **argv) {
     if (rc == kUnknown) unknown = true;
   }
   out += "tightness (one step past each end):\n";
-  for (const engine::TightnessPoint &tp : engine::tightnessPoints(cf.guard)) {
+  for (const engine::TightnessPoint &tp : points) {
     engine::CexSearch cs = engine::searchCounterexample(q, tp.face, *b, timeout, std::min(timeout, 10.0));
+    pp.add(tp.face.count());
     if (cs.verdict == smt::Verdict::Sat) {
       const engine::Witness &w = *cs.witness;
       out += "  " + tp.name + ": refuted at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb) + "\n";

@@ -31,6 +31,7 @@ expect_rc 0 "eval example --json"
 py "eval example json" '
 import sys, json, struct
 d = json.load(open(sys.argv[1]))
+assert (d["schema"], d["schema_version"]) == ("mxcert-eval", 1), d
 assert d["a"] == ["6", "-0.5", "1", "0"], d["a"]
 assert d["b"] == ["1", "2", "-0", "1.5"], d["b"]
 assert d["config"]["tree"] == "((0 1) (2 3))", d["config"]

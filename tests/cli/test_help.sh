@@ -73,6 +73,14 @@ run table --format mxfp4 --k 2 --engine exhaustive --progress
 grep -q "^mxcert: table (exhaustive): [0-9]*/[0-9]* evaluation groups" "$ERR" && ok || fail "exhaustive --progress: $(head -c 300 "$ERR")"
 run check "$(dirname "$0")/../../certs/tables/e2m1xe2m1_f32_rne_keep_k32_pairwise_pre-post_value.json" --progress
 grep -q "^mxcert: check: [0-9]*/[0-9]* proofs re-proven" "$ERR" && ok || fail "check --progress: $(head -c 300 "$ERR")"
+run prove --format mxfp4 --k 32 --tree pairwise --lhs pre --rhs post --guard "e:-147..118" --progress
+expect_rc 0 "prove --progress"
+grep -q "^mxcert: prove: 49931/49931 code pairs decided (100%), " "$ERR" && ok || fail "prove --progress: $(head -c 300 "$ERR")"
+run prove --format mxfp4 --k 32 --tree pairwise --lhs pre --rhs post --guard "e:-147..118" --quiet
+[ -s "$ERR" ] && fail "prove --quiet wrote to stderr: $(head -c 200 "$ERR")" || ok
+run bound --format mxfp4 --k 32 --tree pairwise --lhs pre --rhs post --progress
+expect_rc 0 "bound --progress"
+grep -q "^mxcert: bound: [0-9]*/[0-9]* code pairs decided ([0-9]*%), " "$ERR" && ok || fail "bound --progress: $(head -c 300 "$ERR")"
 
 run --version
 expect_rc 0 "--version"

@@ -114,7 +114,8 @@ class Eval(unittest.TestCase):
             with self.subTest(args=" ".join(args)):
                 got = mxcert.eval(**kwargs)
                 self.assertEqual(got, cli_json("eval", *args, "--json"))
-                self.assertEqual(list(got), ["a", "b", "config", "relation", "results"])
+                self.assertEqual(list(got), ["a", "b", "config", "relation", "results", "schema", "schema_version"])
+                self.assertEqual((got["schema"], got["schema_version"]), ("mxcert-eval", 1))
 
     def test_certificate_config_fits(self):
         cert = load(K2_TABLE)
