@@ -413,7 +413,20 @@ ExhaustiveReport replayExhaustive(const Certificate &c, Backend &be, const Exhau
     throw UsageError(s.str());
   }
 
-  const std::vector<uint64_t> first = be.runExhaustive(P, C.av, C.bv, r.tuples, points);
+  std::vector<uint64_t> first;
+  if (!opt.progress) {
+    first = be.runExhaustive(P, C.av, C.bv, r.tuples, points);
+  } else {
+    const size_t n = points.size() / 2, chunk = std::max<size_t>(32, (n + 63) / 64);
+    opt.progress(0, long(n));
+    for (size_t lo = 0; lo < n; lo += chunk) {
+      const size_t hi = std::min(n, lo + chunk);
+      const std::vector<uint8_t> part(points.begin() + long(2 * lo), points.begin() + long(2 * hi));
+      const std::vector<uint64_t> got = be.runExhaustive(P, C.av, C.bv, r.tuples, part);
+      first.insert(first.end(), got.begin(), got.end());
+      opt.progress(long(hi), long(n));
+    }
+  }
 
   // Compare with the certificate's claims.
   const CodeSet agree = c.agree.toSet();

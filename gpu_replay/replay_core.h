@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -120,6 +121,10 @@ struct ExhaustiveOptions {
   double maxWork = 0;             ///< limit on tuples x scale points (0: the backend's default)
   std::optional<mxcert::Guard> only;  ///< restrict the scale points to this guard
   long modelSamples = 2000;       ///< random (point, tuple) device-vs-model comparisons
+  /// When set, called with (scale points done, scale points in all) as the device run
+  /// advances; the points then go to the device in about 64 chunks (the same results: every
+  /// point is checked on its own).
+  std::function<void(long, long)> progress;
 };
 
 /// Results of the exhaustive check.

@@ -2,7 +2,7 @@
 //
 //   mxcert-replay TABLE.json [--device auto|cuda|hip|host] [--exhaustive] [--tensor-cores]
 //                 [--json] [--max-pairs N] [--max-work N] [--only GUARD] [--samples N]
-//                 [--tc-random N] [--threads N]
+//                 [--tc-random N] [--threads N] [--progress | --quiet]
 //   mxcert-replay --backend-info cuda|hip|host
 //
 // Exit codes (SPEC §8): 0 the device agrees with the model everywhere (and every claim checked
@@ -13,10 +13,13 @@
 #include "gpu_replay/replay_core.h"
 #include "gpu_replay/tensor_cores.h"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
-#include <new>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -25,7 +28,7 @@ namespace {
 const char *kUsage =
     "usage: mxcert-replay TABLE.json [--device auto|cuda|hip|host] [--exhaustive] [--tensor-cores]\n"
     "                     [--json] [--max-pairs N] [--max-work N] [--only GUARD] [--samples N]\n"
-    "                     [--tc-random N] [--threads N]\n"
+    "                     [--tc-random N] [--threads N] [--progress | --quiet]\n"
     "       mxcert-replay --backend-info cuda|hip|host\n"
     "Replays a certified guard table (mxcert certificate) with binary32 device arithmetic and\n"
     "compares every result with the reference evaluator.\n"
@@ -40,6 +43,8 @@ const char *kUsage =
     "  --samples N      exhaustive: random device-vs-model comparisons (default 2000)\n"
     "  --tc-random N    tensor cores: random inputs besides the witnesses (default 4096)\n"
     "  --threads N      host backend worker threads (default: all hardware threads)\n"
+    "  --progress       exhaustive: a progress line on stderr even when it is not a terminal\n"
+    "  --quiet          no progress line (shown by default when stderr is a terminal)\n"
     "  --backend-info K what this build holds for backend K (plugin, compiled targets); no\n"
     "                   device is opened; exit 2 when the build has no such backend\n"
     "Exit: 0 agrees everywhere, 1 a disagreement (printed in full), 2 bad usage or input.\n";
@@ -56,6 +61,36 @@ void printError(std::string m) {
     if (ch == '\n' || ch == '\r') ch = ' ';
   std::fprintf(stderr, "mxcert-replay: error: %s\n", m.c_str());
 }
+
+/// The progress line of --exhaustive on stderr: "mxcert-replay: exhaustive: DONE/TOTAL scale
+/// points (P%), S s, about T s left". On a terminal it is rewritten in place at most four times
+/// a second; otherwise (--progress) one line a second at most, and the last one always.
+class ProgressLine {
+public:
+  explicit ProgressLine(bool tty) : tty_(tty), start_(std::chrono::steady_clock::now()) {}
+  ~ProgressLine() {
+    if (shown_ && tty_) std::fputs("\n", stderr);
+  }
+  /// Reports `done` of `total` scale points.
+  void operator()(long done, long total) {
+    const auto now = std::chrono::steady_clock::now();
+    const bool last = done >= total;
+    if (shown_ && !last && now - last_ < std::chrono::milliseconds(tty_ ? 250 : 1000)) return;
+    last_ = now;
+    shown_ = true;
+    const double secs = std::chrono::duration<double>(now - start_).count();
+    char eta[48] = "";
+    if (done > 0 && !last) std::snprintf(eta, sizeof eta, ", about %.0f s left", secs * double(total - done) / double(done));
+    std::fprintf(stderr, "%smxcert-replay: exhaustive: %ld/%ld scale points (%.0f%%), %.1f s%s%s", tty_ ? "\r" : "",
+                 done, total, total > 0 ? 100.0 * double(done) / double(total) : 100.0, secs, eta,
+                 tty_ ? "\x1b[K" : "\n");
+    std::fflush(stderr);
+  }
+
+private:
+  bool tty_, shown_ = false;
+  std::chrono::steady_clock::time_point start_, last_;
+};
 
 long parseLong(const std::string &opt, const std::string &v, long lo, long hi) {
   char *end = nullptr;
@@ -78,7 +113,7 @@ double parseWork(const std::string &opt, const std::string &v) {
 int main(int argc, char **argv) {
   using namespace mxreplay;
   std::string file, device = "auto";
-  bool exhaustive = false, json = false, tensorCores = false;
+  bool exhaustive = false, json = false, tensorCores = false, progressFlag = false, quiet = false;
   long maxPairs = 0, samples = 2000, tcRandom = 4096;
   double maxWork = 0;
   std::optional<mxcert::Guard> only;
@@ -111,6 +146,10 @@ int main(int argc, char **argv) {
         tensorCores = true;
       } else if (a == "--json") {
         json = true;
+      } else if (a == "--progress") {
+        progressFlag = true;
+      } else if (a == "--quiet") {
+        quiet = true;
       } else if (a == "--max-pairs") {
         maxPairs = parseLong(a, value(), 1, 1L << 30);
       } else if (a == "--max-work") {
@@ -184,6 +223,12 @@ int main(int argc, char **argv) {
       o.maxWork = maxWork;
       o.only = only;
       o.modelSamples = samples;
+      const bool tty = ::isatty(2) == 1;
+      std::optional<ProgressLine> line;
+      if (!quiet && (progressFlag || tty)) {
+        line.emplace(tty);
+        o.progress = [&line](long done, long total) { (*line)(done, total); };
+      }
       const ExhaustiveReport r = replayExhaustive(cert, *be, o);
       out["result"] = toJson(r, cert);
       text += toText(r, cert);

@@ -138,6 +138,19 @@ exhaustive_k2)
   # --only restricts the scale points (no agree-set comparison then).
   run 0 "$D/e2m1_k2_seq_pre-post_bitwise.json" "${H[@]}" --exhaustive --only "e:-150..-145|e:120..125" &&
     has "1444 tuples x 12 values of e" && has "scale points: 6 with a differing input, 6 with none"
+  # --progress: the points go to the device in chunks; the report is the same as in one run,
+  # and stderr has only progress lines, from 0/65025 to 65025/65025 code pairs.
+  run 0 "$D/e2m1_k2_seq_post2-post_bitwise.json" "${H[@]}" --exhaustive --quiet && cp "$TMP/out" "$TMP/plain"
+  if [ -s "$TMP/err" ]; then echo "FAIL: --quiet wrote to stderr: $(head -c 200 "$TMP/err")"; fails=$((fails + 1)); fi
+  run 0 "$D/e2m1_k2_seq_post2-post_bitwise.json" "${H[@]}" --exhaustive --progress
+  if ! cmp -s "$TMP/out" "$TMP/plain"; then
+    echo "FAIL: --progress changed the report:"; diff "$TMP/plain" "$TMP/out" | head -10; fails=$((fails + 1))
+  fi
+  if ! grep -q '^mxcert-replay: exhaustive: 0/65025 scale points (0%)' "$TMP/err" ||
+    [ "$(tail -n 1 "$TMP/err" | grep -c '^mxcert-replay: exhaustive: 65025/65025 scale points (100%), ')" != 1 ] ||
+    grep -qv '^mxcert-replay: exhaustive: ' "$TMP/err"; then
+    echo "FAIL: --progress lines:"; sed 's/^/  stderr: /' "$TMP/err" | head -10; fails=$((fails + 1))
+  fi
   ;;
 exhaustive_k4)
   # e2m1 k = 4, pairwise: 38^4 signed-product tuples x 509 values of e.
