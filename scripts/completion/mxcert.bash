@@ -7,7 +7,7 @@ _mxcert() {
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   local exe="${COMP_WORDS[0]}"
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "eval table prove cex bound emit-smt2 check export plot help --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "eval table prove cex bound emit-smt2 check export plot sweep merge help --help --version" -- "$cur"))
     return
   fi
   cmd="${COMP_WORDS[1]}"
@@ -30,7 +30,7 @@ _mxcert() {
     -o|--compare) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [ "$cmd" = help ]; then
-    COMPREPLY=($(compgen -W "eval table prove cex bound emit-smt2 check export plot" -- "$cur"))
+    COMPREPLY=($(compgen -W "eval table prove cex bound emit-smt2 check export plot sweep merge" -- "$cur"))
     return
   fi
   if [[ "$cur" == -* ]]; then

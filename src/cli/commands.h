@@ -18,6 +18,10 @@ int cmdCheck(int argc, char **argv);
 int cmdExport(int argc, char **argv);
 /// `mxcert plot CERT [-o FILE.svg|FILE.png] [--compare CERT2]`: the agree set as a picture.
 int cmdPlot(int argc, char **argv);
+/// `mxcert sweep MANIFEST -o DIR [--jobs N] [--shard I/N]`: a manifest of tables (docs/sweeps.md).
+int cmdSweep(int argc, char **argv);
+/// `mxcert merge INDEX... [-o OUT]`: shard indexes of one sweep joined into one.
+int cmdMerge(int argc, char **argv);
 /// `mxcert --version`: release, git revision, solver versions, encoder identity.
 int cmdVersion();
 

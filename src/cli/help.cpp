@@ -59,6 +59,10 @@ const std::map<std::string, OptionDoc> &optionDocs() {
       {"as", {"FORM", "cpp (a C++ header), json (a compact guard table) or mlir (an attribute)"}},
       {"name", {"ID", "the C++/MLIR identifier of the exported table"}},
       {"compare", {"CERT2", "a second certificate: both side by side, and the cells where their agree sets differ"}},
+      {"sweep:o", {"DIR", "the directory of the certificates (NAME.json) and the index (created if missing)"}},
+      {"jobs", {"N", "tables certified at the same time, each a child process (default 1)"}},
+      {"shard", {"I/N", "only the entries whose number modulo N is I (0-based: 0/2 and 1/2 split a sweep in two)"}},
+      {"merge:o", {"OUT", "write the merged index to OUT (atomically; default: stdout)"}},
       {"plot:o", {"FILE", "write the picture to FILE.svg or FILE.png (the extension decides; default: SVG on stdout)"}},
   };
   return docs;
@@ -86,6 +90,9 @@ const std::map<std::string, CommandDoc> &commandDocs() {
       {"check", {"mxcert check FILE [options]", "check every claim of a certificate with the independent checker"}},
       {"export", {"mxcert export FILE --as cpp|json|mlir [options]",
                   "a certificate's guard as a C++ header, a compact JSON table or an MLIR attribute"}},
+      {"sweep", {"mxcert sweep MANIFEST -o DIR [--jobs N] [--shard I/N]",
+                 "every table of a manifest certified as one job, resumable; writes DIR/index.json (docs/sweeps.md)"}},
+      {"merge", {"mxcert merge INDEX.json... [-o OUT]", "the shard indexes of one sweep joined into one index, refusing conflicts"}},
       {"plot", {"mxcert plot CERT.json [-o FILE.svg|FILE.png] [--compare CERT2.json]",
                 "a certificate's agree set drawn over the scale codes (xa, xb), coloured by class"}},
   };

@@ -26,6 +26,8 @@ const char *kUsageText =
     "  check   check every claim of a certificate (--solver z3|cvc5|both, --timeout S)\n"
     "  export  a certificate's guard as a C++ header, compact JSON or MLIR (--as cpp|json|mlir)\n"
     "  plot    a certificate's agree set as an SVG or PNG picture (-o FILE.svg|FILE.png, --compare)\n"
+    "  sweep   every table of a manifest, certified as one job (-o DIR, --jobs N, --shard I/N)\n"
+    "  merge   the shard indexes of one sweep joined into one index (-o OUT)\n"
     "common options: --a FMT --b FMT | --format mxfp4|mxfp6|mxfp8, --acc f32|bf16|f16|f64,\n"
     "  --round rne|rtz, --subnormals keep|ftz, --k K, --tree seq|pairwise|fused|SEXPR,\n"
     "  --relation bitwise|value; --json (eval, table, prove, cex, bound, check),\n"
@@ -47,6 +49,8 @@ int dispatch(const std::string &cmd, int argc, char **argv) {
   if (cmd == "check") return cmdCheck(argc, argv);
   if (cmd == "export") return cmdExport(argc, argv);
   if (cmd == "plot") return cmdPlot(argc, argv);
+  if (cmd == "sweep") return cmdSweep(argc, argv);
+  if (cmd == "merge") return cmdMerge(argc, argv);
   if (cmd == "--version" || cmd == "version") {
     if (argc > 2) throw UsageError(cmd + " takes no arguments");
     return cmdVersion();

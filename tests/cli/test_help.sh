@@ -6,7 +6,7 @@
 # Usage: test_help.sh path/to/mxcert
 . "$(dirname "$0")/lib.sh"
 
-for cmd in eval table prove cex bound emit-smt2 check export plot; do
+for cmd in eval table prove cex bound emit-smt2 check export plot sweep merge; do
   run "$cmd" --help
   expect_rc 0 "$cmd --help"
   grep -q "^usage: mxcert $cmd " "$OUT" && ok || fail "$cmd --help: no usage line: $(head -n 2 "$OUT")"

@@ -25,5 +25,8 @@ complete_words() {
 [ "$(complete_words help ch)" = "check" ] || fail "help ch"
 [ "$(complete_words pl)" = "plot" ] || fail "command pl: $(complete_words pl)"
 [[ " $(complete_words plot --) " == *" --compare "* ]] || fail "plot --: no --compare"
+[ "$(complete_words sw)" = "sweep" ] || fail "command sw: $(complete_words sw)"
+[[ " $(complete_words sweep --) " == *" --shard "* ]] || fail "sweep --: no --shard"
+[ "$(complete_words help me)" = "merge" ] || fail "help me: $(complete_words help me)"
 echo "test_completion.sh: $FAILS failure(s)"
 [ "$FAILS" = 0 ]

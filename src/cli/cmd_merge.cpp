@@ -1,0 +1,79 @@
+// src/cli/cmd_merge.cpp — `mxcert merge INDEX... [-o OUT]`: the shard indexes of one sweep
+// joined into one index (docs/sweeps.md).
+#include "certs/certificate.h"
+#include "src/cli/commands.h"
+#include "src/cli/options.h"
+#include "src/cli/sweep_manifest.h"
+
+#include <filesystem>
+#include <map>
+#include <fmt/core.h>
+
+namespace mxcert::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+/// Reads the sweep index `path`; UsageError naming the file when it is not one.
+json readIndex(const std::string &path) {
+  json j = certs::parseStrict(certs::readRegularFile(path, certs::kMaxFileBytes), path);
+  const std::string what = "'" + oneLine(path) + "'";
+  if (!j.is_object() || j.value("index", json()) != kIndexName || j.value("version", json()) != kSweepVersion)
+    throw UsageError(what + ": not a sweep index (\"index\": \"" + kIndexName + "\", \"version\": 1)");
+  if (!j.contains("manifest_sha256") || !j["manifest_sha256"].is_string() || !j.contains("entries_total") ||
+      !j["entries_total"].is_number_unsigned() || !j.contains("entries") || !j["entries"].is_array())
+    throw UsageError(what + ": manifest_sha256, entries_total or entries missing or of the wrong type");
+  for (const json &e : j["entries"])
+    if (!e.is_object() || !e.contains("entry") || !e["entry"].is_number_unsigned() ||
+        e["entry"].get<size_t>() >= j["entries_total"].get<size_t>() || !e.contains("name") ||
+        !e["name"].is_string() || !e.contains("file") || !e["file"].is_string())
+      throw UsageError(what + ": an entry without a valid entry number, name or file");
+  return j;
+}
+
+}  // namespace
+
+int cmdMerge(int argc, char **argv) {
+  Args args(argc, argv, 2, {}, {"o"});
+  if (args.positional().empty()) throw UsageError("missing INDEX files (mxcert merge INDEX... [-o OUT])");
+  const fs::path outDir = fs::absolute(args.get("o") ? fs::path(*args.get("o")).parent_path() : fs::path("."));
+  json merged;
+  std::string first;
+  std::map<size_t, std::pair<json, std::string>> entries;  // entry number -> (record, index file)
+  for (const std::string &path : args.positional()) {
+    json j = readIndex(path);
+    if (merged.is_null()) {
+      merged = j;
+      first = path;
+    } else if (j["manifest_sha256"] != merged["manifest_sha256"] || j["entries_total"] != merged["entries_total"]) {
+      throw UsageError("'" + oneLine(path) + "' is the index of a different manifest than '" + oneLine(first) +
+                       "' (manifest_sha256 " + j["manifest_sha256"].get<std::string>().substr(0, 12) + "... vs " +
+                       merged["manifest_sha256"].get<std::string>().substr(0, 12) + "...)");
+    }
+    const fs::path base = fs::absolute(fs::path(path).parent_path());
+    for (json e : j["entries"]) {
+      // "file" is relative to the index that lists it: rewritten relative to OUT's directory.
+      e["file"] = (base / e["file"].get<std::string>()).lexically_normal().lexically_relative(outDir).string();
+      const size_t n = e["entry"].get<size_t>();
+      auto it = entries.find(n);
+      if (it == entries.end()) {
+        entries.emplace(n, std::make_pair(e, path));  // a duplicate keeps the first one's file
+      } else if (json a = it->second.first, b = e; (a.erase("file"), b.erase("file"), a != b)) {
+        throw UsageError("entry " + std::to_string(n) + " (" + oneLine(e["name"].get<std::string>()) + "): '" +
+                         oneLine(it->second.second) + "' and '" + oneLine(path) +
+                         "' disagree (a different status, agree set or configuration)");
+      }
+    }
+  }
+  merged["shard"] = json();
+  merged["entries"] = json::array();
+  for (auto &[n, e] : entries) merged["entries"].push_back(e.first);
+  const size_t total = merged["entries_total"].get<size_t>();
+  if (entries.size() < total)
+    fmt::print(stderr, "mxcert: merge: {} of {} entries (the other shards' indexes are missing)\n", entries.size(), total);
+  emit(args, merged.dump(1) + "\n");
+  return kOk;
+}
+
+}  // namespace mxcert::cli
