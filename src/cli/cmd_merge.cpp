@@ -1,10 +1,11 @@
-// src/cli/cmd_merge.cpp — `mxcert merge INDEX... [-o OUT]`: the shard indexes of one sweep
+// src/cli/cmd_merge.cpp — `mxcert merge INDEX|DIR... [-o OUT]`: the shard indexes of one sweep
 // joined into one index (docs/sweeps.md).
 #include "certs/certificate.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 #include "src/cli/sweep_manifest.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <fmt/core.h>
@@ -32,6 +33,22 @@ json readIndex(const std::string &path) {
   return j;
 }
 
+/// The index files an argument names: the file itself, or for a directory its shard indexes
+/// (index-shard-*-of-*.json, sorted), or its index.json when it holds none.
+std::vector<std::string> indexFiles(const std::string &arg) {
+  std::error_code ec;
+  if (!fs::is_directory(arg, ec)) return {arg};
+  std::vector<std::string> out;
+  for (const fs::directory_entry &d : fs::directory_iterator(arg, ec)) {
+    const std::string n = d.path().filename().string();
+    if (n.rfind("index-shard-", 0) == 0 && n.size() > 5 && n.compare(n.size() - 5, 5, ".json") == 0)
+      out.push_back(d.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  if (out.empty()) out.push_back((fs::path(arg) / "index.json").string());
+  return out;
+}
+
 }  // namespace
 
 int cmdMerge(int argc, char **argv) {
@@ -41,7 +58,10 @@ int cmdMerge(int argc, char **argv) {
   json merged;
   std::string first;
   std::map<size_t, std::pair<json, std::string>> entries;  // entry number -> (record, index file)
-  for (const std::string &path : args.positional()) {
+  std::vector<std::string> files;
+  for (const std::string &arg : args.positional())
+    for (const std::string &f : indexFiles(arg)) files.push_back(f);
+  for (const std::string &path : files) {
     json j = readIndex(path);
     if (merged.is_null()) {
       merged = j;

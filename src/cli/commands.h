@@ -20,7 +20,7 @@ int cmdExport(int argc, char **argv);
 int cmdPlot(int argc, char **argv);
 /// `mxcert sweep MANIFEST -o DIR [--jobs N] [--shard I/N]`: a manifest of tables (docs/sweeps.md).
 int cmdSweep(int argc, char **argv);
-/// `mxcert merge INDEX... [-o OUT]`: shard indexes of one sweep joined into one.
+/// `mxcert merge INDEX|DIR... [-o OUT]`: shard indexes of one sweep joined into one.
 int cmdMerge(int argc, char **argv);
 /// `mxcert --version`: release, git revision, solver versions, encoder identity.
 int cmdVersion();

@@ -92,7 +92,7 @@ const std::map<std::string, CommandDoc> &commandDocs() {
                   "a certificate's guard as a C++ header, a compact JSON table or an MLIR attribute"}},
       {"sweep", {"mxcert sweep MANIFEST -o DIR [--jobs N] [--shard I/N]",
                  "every table of a manifest certified as one job, resumable; writes DIR/index.json (docs/sweeps.md)"}},
-      {"merge", {"mxcert merge INDEX.json... [-o OUT]", "the shard indexes of one sweep joined into one index, refusing conflicts"}},
+      {"merge", {"mxcert merge INDEX.json|DIR... [-o OUT]", "the shard indexes of one sweep joined into one index, refusing conflicts (a DIR: its index-shard-*.json)"}},
       {"plot", {"mxcert plot CERT.json [-o FILE.svg|FILE.png] [--compare CERT2.json]",
                 "a certificate's agree set drawn over the scale codes (xa, xb), coloured by class"}},
   };

@@ -85,6 +85,9 @@ assert j['shard'] == '1/2' and [e['entry'] for e in j['entries']] == [1, 3, 5], 
 run merge "$TMP/s3/index-shard-1-of-2.json" "$TMP/s3/index-shard-0-of-2.json" -o "$TMP/s3/index.json"
 expect_rc 0 "merge"
 cmp -s "$TMP/s1/index.json" "$TMP/s3/index.json" && ok || fail "merged shards differ from the unsharded index"
+run merge "$TMP/s3" -o "$TMP/s3/index-dir.json"
+expect_rc 0 "merge DIR"
+cmp -s "$TMP/s1/index.json" "$TMP/s3/index-dir.json" && ok || fail "merge DIR differs from the unsharded index"
 # Identical duplicates are fine; one shard alone says what is missing; files are rewritten
 # relative to the output.
 run merge "$TMP/s3/index-shard-0-of-2.json" "$TMP/s3/index-shard-0-of-2.json"
