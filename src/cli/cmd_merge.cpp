@@ -49,12 +49,20 @@ std::vector<std::string> indexFiles(const std::string &arg) {
   return out;
 }
 
+/// The absolute directory of the file `path` ("index.json": the current directory).
+fs::path dirOf(const std::string &path) {
+  fs::path parent = fs::path(path).parent_path();
+  if (parent.empty()) parent = ".";
+  return fs::absolute(parent).lexically_normal();
+}
+
 }  // namespace
 
 int cmdMerge(int argc, char **argv) {
   Args args(argc, argv, 2, {}, {"o"});
   if (args.positional().empty()) throw UsageError("missing INDEX files (mxcert merge INDEX... [-o OUT])");
-  const fs::path outDir = fs::absolute(args.get("o") ? fs::path(*args.get("o")).parent_path() : fs::path("."));
+  // The directory the output's "file" entries are relative to (stdout: the current one).
+  const fs::path outDir = dirOf(args.get("o") ? *args.get("o") : std::string("./index.json"));
   json merged;
   std::string first;
   std::map<size_t, std::pair<json, std::string>> entries;  // entry number -> (record, index file)
@@ -71,7 +79,7 @@ int cmdMerge(int argc, char **argv) {
                        "' (manifest_sha256 " + j["manifest_sha256"].get<std::string>().substr(0, 12) + "... vs " +
                        merged["manifest_sha256"].get<std::string>().substr(0, 12) + "...)");
     }
-    const fs::path base = fs::absolute(fs::path(path).parent_path());
+    const fs::path base = dirOf(path);
     for (json e : j["entries"]) {
       // "file" is relative to the index that lists it: rewritten relative to OUT's directory.
       e["file"] = (base / e["file"].get<std::string>()).lexically_normal().lexically_relative(outDir).string();

@@ -31,7 +31,7 @@ const char *kUsageText =
     "common options: --a FMT --b FMT | --format mxfp4|mxfp6|mxfp8, --acc f32|bf16|f16|f64,\n"
     "  --round rne|rtz, --subnormals keep|ftz, --k K, --tree seq|pairwise|fused|SEXPR,\n"
     "  --relation bitwise|value; --json (eval, table, prove, cex, bound, check),\n"
-    "  -o FILE (table, eval, export, plot)\n"
+    "  -o FILE (table, eval, export, plot, merge; sweep: -o DIR)\n"
     "limits: --timeout S (the whole command's wall time), --query-timeout S (one solver call),\n"
     "  --max-terms N (one query's size); a limit reached is exit 3 (unknown), never proven\n"
     "mxcert CMD --help (or mxcert help CMD) lists a command's options; mxcert --version\n"

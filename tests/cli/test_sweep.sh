@@ -100,6 +100,17 @@ py "merge rewrites file" "
 import json, sys
 assert json.load(open(sys.argv[1]))['entries'][0]['file'] == '../s3/e2m1xe2m1_f32_rne_keep_k2_seq_dequant-post_bitwise.json'
 "
+# Bare file names (no directory part): relative to the current directory.
+(cd "$TMP/elsewhere" && "$MX" merge ../s3 -o bare.json) 2>"$ERR"
+[ $? = 0 ] && ok || fail "merge -o bare.json: $(cat "$ERR")"
+(cd "$TMP/s3" && "$MX" merge index-shard-0-of-2.json index-shard-1-of-2.json -o ../elsewhere/bare2.json) 2>"$ERR"
+[ $? = 0 ] && cmp -s "$TMP/elsewhere/bare.json" "$TMP/elsewhere/bare2.json" && ok ||
+  fail "merge of bare index names: $(cat "$ERR")"
+OUT="$TMP/elsewhere/bare.json"
+py "merge -o bare name" "
+import json, sys
+assert json.load(open(sys.argv[1]))['entries'][0]['file'] == '../s3/e2m1xe2m1_f32_rne_keep_k2_seq_dequant-post_bitwise.json'
+"
 
 # Resume: a rerun recomputes nothing; a corrupt certificate is recomputed.
 touch -d '2001-01-01' "$TMP/s1/"*_k*.json
