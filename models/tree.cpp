@@ -53,6 +53,13 @@ Tree Tree::pairwise(int k) {
   return t;
 }
 
+std::string Tree::standardName() const {
+  if (*this == seq(k_)) return "seq";
+  if (*this == pairwise(k_)) return "pairwise";
+  if (*this == fused(k_)) return "fused";
+  return "";
+}
+
 Tree Tree::fused(int k) {
   checkK(k);
   Tree t;

@@ -41,6 +41,10 @@ public:
   /// fused over k leaves (k >= 2; for k = 1 the single leaf).
   static Tree fused(int k);
 
+  /// "seq", "pairwise" or "fused" when the tree is that named tree over its k leaves (the
+  /// first that matches: at k = 1 all three are the single leaf), else "".
+  std::string standardName() const;
+
   /// Number of leaves.
   int k() const { return k_; }
   const std::vector<Node> &nodes() const { return nodes_; }

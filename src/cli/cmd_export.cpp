@@ -18,11 +18,8 @@ namespace {
 
 /// "seq", "pairwise", "fused" when the tree is that named tree, else "tree".
 std::string treeName(const Tree &t) {
-  const int k = t.k();
-  if (t == Tree::seq(k)) return "seq";
-  if (t == Tree::pairwise(k)) return "pairwise";
-  if (t == Tree::fused(k)) return "fused";
-  return "tree";
+  const std::string n = t.standardName();
+  return n.empty() ? "tree" : n;
 }
 
 /// The default identifier: mx_<a>x<b>_<acc>_<round>_<subnormals>_k<K>_<tree>_<lhs>_<rhs>_<rel>.

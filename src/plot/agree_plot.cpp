@@ -82,10 +82,7 @@ std::string count(long n, const char *one, const char *many) { return std::to_st
 
 /// "seq", "pairwise", "fused", the S-expression when short, else "custom tree".
 std::string treeText(const Tree &t) {
-  const int k = t.k();
-  if (t == Tree::seq(k)) return "seq";
-  if (t == Tree::pairwise(k)) return "pairwise";
-  if (t == Tree::fused(k)) return "fused";
+  if (std::string n = t.standardName(); !n.empty()) return n;
   const std::string s = t.sexpr();
   return s.size() <= 32 ? "tree " + s : "custom tree";
 }
