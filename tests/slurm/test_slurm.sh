@@ -110,6 +110,9 @@ munge -n -S "$SOCK" | unmunge -S "$SOCK" >/dev/null 2>&1 || abort "munged does n
 
 H=$(hostname -s)
 read -r CTLD_PORT D_PORT < <(free_ports 2)
+# Only this cluster's settings: none of a surrounding job's (ctest run inside a Slurm job) or
+# the user's sbatch/squeue defaults (SBATCH_PARTITION, SQUEUE_FORMAT, ...).
+for v in $(compgen -e | grep -E '^(SLURM|SBATCH|SALLOC|SRUN|SQUEUE|SINFO|SCONTROL|SCANCEL)_'); do unset "$v"; done
 export SLURM_CONF="$TMP/slurm.conf"
 cat >"$SLURM_CONF" <<EOF
 # A single-node cluster on this host for tests/slurm/test_slurm.sh.
