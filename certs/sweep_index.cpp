@@ -3,6 +3,7 @@
 #include "certs/sweep_index.h"
 
 #include <filesystem>
+#include <set>
 
 namespace mxcert::certs {
 
@@ -37,17 +38,17 @@ std::string resolve(const std::string &indexPath, const std::string &file) {
   return (dir / f).string();
 }
 
+/// The keys of an index entry, each required.
+const std::set<std::string> kEntryKeys = {"entry",    "name",   "file",   "options", "config", "lhs",
+                                          "rhs",      "relation", "engine", "status",  "agree",  "agree_pairs"};
+
 /// Validates entry `j` (entries[i]) of an index with `total` entries; SchemaError naming
 /// the field.
 IndexEntry entryFromJson(const json &j, size_t i, size_t total, const std::string &indexPath) {
   const std::string where = "entries[" + std::to_string(i) + "]";
   try {
-    onlyKeys(j, {"entry", "name", "file", "options", "config", "lhs", "rhs", "relation", "engine", "status", "agree",
-                 "agree_pairs"},
-             where);
-    for (const char *key : {"entry", "name", "file", "options", "config", "lhs", "rhs", "relation", "engine", "status",
-                            "agree", "agree_pairs"})
-      field(j, key, where);
+    onlyKeys(j, kEntryKeys, where);
+    for (const std::string &key : kEntryKeys) field(j, key, where);  // every one required
     IndexEntry e;
     e.entry = int(getInt(j, "entry", 0, long(total) - 1));
     e.name = getString(j, "name");
