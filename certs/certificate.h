@@ -94,9 +94,6 @@ constexpr size_t kMaxListLength = size_t(kNumCodes) * kNumCodes;  ///< regions, 
 /// whose message starts with `what` (e.g. the file name).
 nlohmann::json parseStrict(const std::string &text, const std::string &what);
 
-/// A compact guard table (mxcert export --as json): the same claims without evidence.
-nlohmann::json toCompactJson(const Certificate &c);
-
 /// The guard of a certificate or of a compact table, whichever the file is (for consumers
 /// such as the MLIR pass and GPU replay). Throws SchemaError.
 struct GuardTable {
@@ -107,6 +104,8 @@ struct GuardTable {
   bool certified = false;  ///< a full certificate (proofs and witnesses present)
 };
 GuardTable readGuardTable(const std::string &path);
+/// The compact guard table (mxcert export --as json) of `t`: its claims without evidence.
+nlohmann::json toCompactJson(const GuardTable &t);
 /// The same from parsed JSON (a certificate or a compact table). Throws SchemaError.
 GuardTable guardTableFromJson(const nlohmann::json &j);
 

@@ -26,6 +26,48 @@ std::string getString(const json &j, const std::string &key) {
   return v.get<std::string>();
 }
 
+void onlyKeys(const json &j, const std::set<std::string> &allowed, const std::string &where) {
+  if (!j.is_object()) throw SchemaError(where + " must be an object");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!allowed.count(it.key())) throw SchemaError(where + ": unknown field '" + it.key() + "'");
+}
+
+const json &field(const json &j, const std::string &key, const std::string &where) {
+  if (!j.contains(key)) throw SchemaError(where + ": missing field '" + key + "'");
+  return j.at(key);
+}
+
+Placement placementField(const json &j, const std::string &key) {
+  auto p = parsePlacement(getString(j, key));
+  if (!p) throw SchemaError("field '" + key + "': unknown placement");
+  return *p;
+}
+
+Relation relationField(const json &j) {
+  auto r = parseRelation(getString(j, "relation"));
+  if (!r) throw SchemaError("field 'relation': expected bitwise or value");
+  return *r;
+}
+
+ModelConfig configField(const json &j, const std::string &where) {
+  ModelConfig c = configFromJson(field(j, "config", where));
+  onlyKeys(j.at("config"), {"a", "b", "acc", "round", "subnormals", "k", "tree"}, "config");
+  return c;
+}
+
+std::string engineField(const json &j) {
+  std::string e = getString(j, "engine");
+  if (e != "solver" && e != "exhaustive") throw SchemaError("field 'engine': expected solver or exhaustive");
+  return e;
+}
+
+Guard agreeField(const json &j, const std::string &where) {
+  Guard g = guardFromJson(field(j, "agree", where));
+  if (getInt(j, "agree_pairs", 0, long(kNumCodes) * kNumCodes) != g.toSet().count())
+    throw SchemaError("field 'agree_pairs' does not match the regions of 'agree'");
+  return g;
+}
+
 json configToJson(const ModelConfig &cfg) {
   return json{{"a", cfg.a.name},
               {"b", cfg.b.name},

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -35,5 +36,23 @@ Guard guardFromJson(const nlohmann::json &j);
 long getInt(const nlohmann::json &j, const std::string &key, long lo, long hi);
 /// Reads a required string field; throws SchemaError.
 std::string getString(const nlohmann::json &j, const std::string &key);
+
+/// Rejects an object with keys outside `allowed`, and a non-object (a typo or an injected
+/// field is an error, not noise); the SchemaError starts with `where`.
+void onlyKeys(const nlohmann::json &j, const std::set<std::string> &allowed, const std::string &where);
+/// The required field `key` of the object `j`; SchemaError "WHERE: missing field 'KEY'".
+const nlohmann::json &field(const nlohmann::json &j, const std::string &key, const std::string &where);
+/// Reads a required placement field (pre, post, dequant, post2); throws SchemaError.
+Placement placementField(const nlohmann::json &j, const std::string &key);
+/// Reads the required field "relation" (bitwise or value); throws SchemaError.
+Relation relationField(const nlohmann::json &j);
+/// Reads the required field "config" of `j` (configFromJson, with no keys but a, b, acc,
+/// round, subnormals, k, tree); `where` names `j` in messages. Throws SchemaError.
+ModelConfig configField(const nlohmann::json &j, const std::string &where);
+/// Reads the required field "engine": solver or exhaustive. Throws SchemaError.
+std::string engineField(const nlohmann::json &j);
+/// Reads the required field "agree" (a guard), which the required field "agree_pairs" must
+/// count (its number of code pairs). Throws SchemaError.
+Guard agreeField(const nlohmann::json &j, const std::string &where);
 
 }  // namespace mxcert::certs

@@ -18,6 +18,7 @@
 
 #include "certs/config_json.h"
 #include "certs/sha256.h"
+#include "certs/table_name.h"
 #include "mlir_pass/InstallLayout.h"
 #include "models/guard.h"
 #include "models/tree.h"
@@ -65,8 +66,14 @@ std::string defaultTablesDir() {
 // Guard tables
 //===----------------------------------------------------------------------===//
 
+/// The configuration of a block the pass matches: a x b, f32 rne keep, seq over k (k <= kMaxK).
+static ModelConfig blockConfig(const ElementFormat &a, const ElementFormat &b, int k) {
+  return ModelConfig{a, b, AccSpec{*findAccFormat("f32"), Rounding::RNE, Subnormals::Keep}, Tree::seq(k)};
+}
+
 std::string GuardTableSource::tableFileName(const ElementFormat &a, const ElementFormat &b, int k) {
-  return a.name + "x" + b.name + "_f32_rne_keep_k" + std::to_string(k) + "_seq_dequant-post_bitwise.json";
+  return certs::tableFileName(blockConfig(a, b, k), "seq", Placement::Dequant, Placement::Post, Relation::Bitwise,
+                              "solver");
 }
 
 std::string GuardTableSource::tableCommand(const ElementFormat &a, const ElementFormat &b, int k) {
@@ -77,12 +84,24 @@ std::string GuardTableSource::tableCommand(const ElementFormat &a, const Element
 LoadedTable GuardTableSource::load(const std::string &path) {
   // The table is parsed from the very bytes whose hash identifies it to the checker's cache.
   std::string bytes = certs::readRegularFile(path, certs::kMaxFileBytes);
+  return loadParsed(path, bytes, certs::parseStrict(bytes, "'" + path + "'"));
+}
+
+LoadedTable GuardTableSource::loadParsed(const std::string &path, const std::string &bytes, const nlohmann::json &j) {
   LoadedTable t;
   t.path = path;
   t.sha256 = certs::sha256Hex(bytes);
-  nlohmann::json j = certs::parseStrict(bytes, "'" + path + "'");
   t.compact = j.is_object() && j.contains("format") && j.at("format") == "mxcert-guard-table";
   t.table = certs::guardTableFromJson(j);  // compact tables are never verified (nothing to check)
+  return t;
+}
+
+LoadedTable GuardTableSource::loadEntry(const certs::IndexEntry &e) {
+  LoadedTable t;
+  t.path = e.path;
+  std::string bytes;
+  t.table = certs::readIndexedTable(e, &bytes);  // a certificate (never compact) of exactly the entry's table
+  t.sha256 = certs::sha256Hex(bytes);            // of the very bytes parsed, as in load()
   return t;
 }
 
@@ -90,7 +109,17 @@ std::unique_ptr<GuardTableSource> GuardTableSource::fromFile(const std::string &
                                                              std::string &error) {
   std::unique_ptr<GuardTableSource> s(new GuardTableSource(trust));
   try {
-    s->file_ = load(file);
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) {
+      s->index_ = certs::readSweepIndex(file);  // DIR/index.json
+      return s;
+    }
+    std::string bytes = certs::readRegularFile(file, certs::kMaxFileBytes);
+    nlohmann::json j = certs::parseStrict(bytes, "'" + file + "'");
+    if (certs::isSweepIndex(j))
+      s->index_ = certs::sweepIndexFromJson(j, file);
+    else
+      s->file_ = loadParsed(file, bytes, j);
   } catch (const std::exception &e) {  // certs::SchemaError, and anything else the reader throws
     error = "'" + file + "': " + e.what();
     return nullptr;
@@ -144,26 +173,29 @@ static std::string describe(const ElementFormat &a, const ElementFormat &b, int 
          toString(lhs) + "/" + toString(rhs) + " " + toString(rel);
 }
 
-std::string GuardTableSource::mismatch(const LoadedTable &t, const ElementFormat &a, const ElementFormat &b,
-                                       int k) {
-  const certs::GuardTable &g = t.table;
-  const ModelConfig &c = g.config;
-  bool ok = g.relation == Relation::Bitwise &&
-            ((g.lhs == Placement::Dequant && g.rhs == Placement::Post) ||
-             (g.lhs == Placement::Post && g.rhs == Placement::Dequant)) &&
+std::string GuardTableSource::mismatch(const ModelConfig &c, Placement lhs, Placement rhs, Relation rel,
+                                       const ElementFormat &a, const ElementFormat &b, int k) {
+  bool ok = rel == Relation::Bitwise &&
+            ((lhs == Placement::Dequant && rhs == Placement::Post) ||
+             (lhs == Placement::Post && rhs == Placement::Dequant)) &&
             c.a == a && c.b == b && c.k() == k && c.tree == Tree::seq(k) && c.acc.fmt.name == "f32" &&
             c.acc.rounding == Rounding::RNE && c.acc.subnormals == Subnormals::Keep;
   if (ok) return "";
   auto treeName = [&](const Tree &tr) { return tr == Tree::seq(tr.k()) ? std::string("seq") : tr.sexpr(); };
   std::string acc = c.acc.fmt.name + " " + toString(c.acc.rounding) + " " + toString(c.acc.subnormals);
-  return "the table is for " + describe(c.a, c.b, c.k(), treeName(c.tree), acc, g.lhs, g.rhs, g.relation) +
-         "; the IR needs " +
+  return "the table is for " + describe(c.a, c.b, c.k(), treeName(c.tree), acc, lhs, rhs, rel) + "; the IR needs " +
          describe(a, b, k, "seq", "f32 rne keep", Placement::Dequant, Placement::Post, Relation::Bitwise);
+}
+
+/// "no certified table for e2m1 x e2m1, k = 4"
+static std::string noTable(const ElementFormat &a, const ElementFormat &b, int k) {
+  return "no certified table for " + a.name + " x " + b.name + ", k = " + std::to_string(k);
 }
 
 TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat &b, int k) {
   if (file_) {
-    std::string why = mismatch(*file_, a, b, k);
+    const certs::GuardTable &g = file_->table;
+    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k);
     if (why.empty()) return TableLookup{&*file_, "", false};
     return TableLookup{nullptr, "guard table '" + file_->path + "' does not fit this block: " + why, false};
   }
@@ -171,30 +203,69 @@ TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second.second;
   auto &entry = cache_[key];
-  TableLookup &res = entry.second;
+  if (k > kMaxK)
+    entry.second.reason = noTable(a, b, k) + ": mxcert handles blocks of at most " + std::to_string(kMaxK) + " elements";
+  else if (index_)
+    lookupIndex(a, b, k, entry);
+  else
+    lookupDirectory(a, b, k, entry);
+  if (entry.first && entry.second.reason.empty() && !entry.second.error) {
+    // The table's own configuration decides, not its file name or its index entry.
+    const certs::GuardTable &g = entry.first->table;
+    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k);
+    if (why.empty())
+      entry.second.table = &*entry.first;
+    else
+      entry.second.reason = "guard table '" + entry.first->path + "' does not fit this block: " + why;
+  }
+  return entry.second;
+}
+
+void GuardTableSource::lookupDirectory(const ElementFormat &a, const ElementFormat &b, int k,
+                                       std::pair<std::optional<LoadedTable>, TableLookup> &entry) {
   std::string path = dir_ + "/" + tableFileName(a, b, k);
   std::error_code ec;
-  if (k > kMaxK) {
-    res.reason = "no certified table for " + a.name + " x " + b.name + ", k = " + std::to_string(k) +
-                 ": mxcert handles blocks of at most " + std::to_string(kMaxK) + " elements";
-  } else if (!std::filesystem::exists(path, ec)) {
-    res.reason = "no certified table for " + a.name + " x " + b.name + ", k = " + std::to_string(k) +
-                 " (seq, f32 rne keep, dequant/post bitwise) in '" + dir_ + "'; make one with `" +
-                 tableCommand(a, b, k) + "` and pass guards=" + tableFileName(a, b, k);
-  } else {
-    try {
-      entry.first = load(path);
-      std::string why = mismatch(*entry.first, a, b, k);
-      if (why.empty())
-        res.table = &*entry.first;
-      else
-        res.reason = "guard table '" + path + "' does not fit this block: " + why;
-    } catch (const std::exception &e) {
-      res.reason = std::string("cannot read guard table: ") + e.what();
-      res.error = true;
-    }
+  if (!std::filesystem::exists(path, ec)) {
+    entry.second.reason = noTable(a, b, k) + " (seq, f32 rne keep, dequant/post bitwise) in '" + dir_ +
+                          "'; make one with `" + tableCommand(a, b, k) + "` and pass guards=" + tableFileName(a, b, k);
+    return;
   }
-  return res;
+  try {
+    entry.first = load(path);
+  } catch (const std::exception &e) {
+    entry.second.reason = std::string("cannot read guard table: ") + e.what();
+    entry.second.error = true;
+  }
+}
+
+void GuardTableSource::lookupIndex(const ElementFormat &a, const ElementFormat &b, int k,
+                                   std::pair<std::optional<LoadedTable>, TableLookup> &entry) {
+  const certs::IndexEntry *use = nullptr, *uncertified = nullptr;
+  for (const certs::IndexEntry &e : index_->entries) {
+    if (!mismatch(e.config, e.lhs, e.rhs, e.relation, a, b, k).empty()) continue;
+    if (e.certified()) {
+      use = &e;
+      break;
+    }
+    if (!uncertified) uncertified = &e;
+  }
+  const std::string where = noTable(a, b, k) + " (seq, f32 rne keep, dequant/post bitwise) in index '" + index_->path + "'";
+  if (!use && uncertified) {
+    // Never read: an entry that is not certified is no table at all.
+    entry.second.reason = where + ": " + uncertified->label() + " has status " + uncertified->status;
+    return;
+  }
+  if (!use) {
+    entry.second.reason = where + " (no entry of this configuration); make one with `" + tableCommand(a, b, k) +
+                          "` and pass guards=" + tableFileName(a, b, k);
+    return;
+  }
+  try {
+    entry.first = loadEntry(*use);
+  } catch (const std::exception &e) {
+    entry.second.reason = std::string("cannot read guard table: ") + e.what();
+    entry.second.error = true;
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -607,8 +678,10 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
   }
 
   Option<std::string> guards{*this, "guards",
-                             llvm::cl::desc("A certificate or exported guard table to use for every block "
-                                            "(default: the committed certified tables)"),
+                             llvm::cl::desc("A certificate or exported guard table to use for every block, or a "
+                                            "sweep index (INDEX.json, or a directory holding index.json) whose "
+                                            "certified entries are looked up by configuration (default: the "
+                                            "committed certified tables)"),
                              llvm::cl::init("")};
   Option<std::string> tablesDir{*this, "tables-dir",
                                 llvm::cl::desc("Directory of certified tables looked up by configuration "

@@ -24,6 +24,7 @@
 #pragma once
 
 #include "certs/certificate.h"
+#include "certs/sweep_index.h"
 #include "mlir_pass/TableCheck.h"
 #include "models/formats.h"
 
@@ -82,17 +83,21 @@ struct TrustOptions {
   bool allowUncertified = false; ///< use compact tables unchecked
 };
 
-/// Where guard tables come from: one explicit file (`guards=FILE`), or the directory of the
-/// committed certified tables, looked up by configuration (file names as scripts/gen-tables
-/// writes them: `<a>x<b>_f32_rne_keep_k<K>_seq_dequant-post_bitwise.json`). Either way the
-/// table's own configuration is checked against the block's before it is used; the file
-/// name is only a hint. A table whose configuration fits must still be admitted (`admit`)
-/// before its agree set decides anything. One source serves one pass run on one thread;
-/// the verification cache behind `admit` is process-wide and thread-safe.
+/// Where guard tables come from: one explicit file (`guards=FILE`), a sweep index
+/// (`guards=INDEX.json`, or `guards=DIR` holding DIR/index.json; docs/sweeps.md) whose
+/// certified entries are looked up by configuration, or the directory of the committed
+/// certified tables, looked up by file name (certs::tableFileName:
+/// `<a>x<b>_f32_rne_keep_k<K>_seq_dequant-post_bitwise.json`). Whichever, the table's own
+/// configuration is checked against the block's before it is used; a file name or an index
+/// entry is only a hint (and an index entry's certificate must be exactly the entry's table).
+/// A table whose configuration fits must still be admitted (`admit`) before its agree set
+/// decides anything. One source serves one pass run on one thread; the verification cache
+/// behind `admit` is process-wide and thread-safe.
 class GuardTableSource {
 public:
-  /// Every block is checked against the table in `file`. On an unreadable or invalid file,
-  /// returns null and sets `error` to a one-line reason.
+  /// Every block is checked against the table in `file`, or, when `file` is a sweep index
+  /// (or a directory holding one as index.json), looked up in its entries. On an unreadable
+  /// or invalid file or index, returns null and sets `error` to a one-line reason.
   static std::unique_ptr<GuardTableSource> fromFile(const std::string &file, const TrustOptions &trust,
                                                     std::string &error);
   /// Tables are looked up by configuration in `dir`.
@@ -100,7 +105,9 @@ public:
 
   /// The table for a block of `k` element pairs of formats `a` and `b` (f32, rne, keep, seq,
   /// dequant/post, bitwise), or the reason there is none. Tables are read once and cached.
-  /// Only the configuration is compared: nothing is verified yet.
+  /// Only the configuration is compared: nothing is verified yet. Through an index: the
+  /// first certified entry (in index order) whose configuration, placements and relation
+  /// fit; an entry that fits but is not certified is never read (the reason names it).
   TableLookup lookup(const ElementFormat &a, const ElementFormat &b, int k);
 
   /// Decides whether `t` may decide rewrites: a certificate must pass the checker
@@ -111,24 +118,38 @@ public:
   /// warning to report (the check cache could not be written).
   mlir::LogicalResult admit(LoadedTable &t, std::string &error, std::string &warning);
 
-  /// The file a directory lookup reads for a configuration.
+  /// The file a directory lookup reads for a block (certs::tableFileName of its configuration).
   static std::string tableFileName(const ElementFormat &a, const ElementFormat &b, int k);
-  /// The `mxcert table` command that makes the table for a configuration.
+  /// The `mxcert table` command that makes the table for a block.
   static std::string tableCommand(const ElementFormat &a, const ElementFormat &b, int k);
 
 private:
   explicit GuardTableSource(const TrustOptions &trust) : allowUncertified_(trust.allowUncertified), checker_(trust.check) {}
   /// Reads a table file (certificate or compact table); throws on an unreadable or invalid file.
   static LoadedTable load(const std::string &path);
-  /// Why `t` cannot serve a block (a, b, k), or "" when it can.
-  static std::string mismatch(const LoadedTable &t, const ElementFormat &a, const ElementFormat &b,
-                              int k);
+  /// The same from the file's bytes and their parse.
+  static LoadedTable loadParsed(const std::string &path, const std::string &bytes, const nlohmann::json &j);
+  /// Reads the certificate of the certified index entry `e` (certs::readIndexedTable: it
+  /// must be exactly the entry's table); throws SchemaError naming the entry.
+  static LoadedTable loadEntry(const certs::IndexEntry &e);
+  /// Why a table of configuration `c`, placements `lhs`/`rhs` and relation `rel` cannot
+  /// serve a block (a, b, k), or "" when it can.
+  static std::string mismatch(const ModelConfig &c, Placement lhs, Placement rhs, Relation rel,
+                              const ElementFormat &a, const ElementFormat &b, int k);
+  /// The table for (a, b, k) through the index: fills `entry` (see lookup).
+  void lookupIndex(const ElementFormat &a, const ElementFormat &b, int k,
+                   std::pair<std::optional<LoadedTable>, TableLookup> &entry);
+  /// The table for (a, b, k) in the directory: fills `entry` (see lookup).
+  void lookupDirectory(const ElementFormat &a, const ElementFormat &b, int k,
+                       std::pair<std::optional<LoadedTable>, TableLookup> &entry);
 
-  std::optional<LoadedTable> file_; ///< the explicit table (guards=FILE), if any
-  std::string dir_;                 ///< the table directory (when no explicit file)
-  bool allowUncertified_ = false;   ///< allow-uncertified=true
-  TableChecker checker_;            ///< verifies certificates
-  /// Directory lookups already done, by (a, b, k): the table, or the reason there is none.
+  std::optional<LoadedTable> file_;       ///< the explicit table (guards=FILE), if any
+  std::optional<certs::SweepIndex> index_; ///< the sweep index (guards=INDEX), if any
+  std::string dir_;                       ///< the table directory (when neither)
+  bool allowUncertified_ = false;         ///< allow-uncertified=true
+  TableChecker checker_;                  ///< verifies certificates
+  /// Directory and index lookups already done, by (a, b, k): the table, or the reason there
+  /// is none.
   std::map<std::tuple<std::string, std::string, int>, std::pair<std::optional<LoadedTable>, TableLookup>>
       cache_;
 };

@@ -1,5 +1,7 @@
 // src/cli/cmd_export.cpp — `mxcert export FILE --as cpp|json|mlir`: a guard table (a full
-// certificate or a compact table) in the forms compilers consume (docs/certificates.md):
+// certificate or a compact table) in the forms compilers consume (docs/certificates.md); for
+// a sweep index (`mxcert export INDEX.json|DIR --as F -o OUTDIR`, docs/sweeps.md) the same for
+// every certified entry, one file each:
 //  * cpp:  a constexpr C++17 header with `bool NAME_safe(uint8_t xa, uint8_t xb)` (true inside
 //          the agree set and for code 255 on either side) and the regions as data;
 //  * json: the compact "mxcert-guard-table" JSON that mxcert-opt's guards= option reads;
@@ -7,10 +9,13 @@
 //          the guard in the text syntax the pass writes on its runtime guards (mxcert.guard).
 // Exporting does not check the claims: run `mxcert check` on the certificate for that.
 #include "certs/certificate.h"
+#include "certs/sweep_index.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 
 #include <cctype>
+#include <filesystem>
+#include <fmt/core.h>
 
 namespace mxcert::cli {
 
@@ -126,42 +131,77 @@ std::string asMlir(const certs::GuardTable &t, const std::string &name, const st
   return s;
 }
 
+/// The text of table `t` exported as `as` (cpp, json or mlir) under the identifier `name`;
+/// `shownPath` is the file it came from, as comments may show it.
+std::string exportText(const certs::GuardTable &t, const std::string &as, const std::string &name,
+                       const std::string &shownPath) {
+  if (as == "cpp") return asCpp(t, name, shownPath);
+  if (as == "mlir") return asMlir(t, name, shownPath);
+  return certs::toCompactJson(t).dump(1) + "\n";
+}
+
+/// `mxcert export INDEX --as AS -o DIR`: every certified entry of `ix` exported to
+/// DIR/NAME.h|.json|.mlir (each file what `mxcert export` of the entry's certificate writes,
+/// under its default name); the other entries are never read, and listed on stderr (one line
+/// each) once the files are written. Every certificate is read and compared with its entry,
+/// and no output may replace a certificate of the index, before anything is written (an
+/// error there is one line, exit 2).
+int exportIndex(const certs::SweepIndex &ix, const std::string &as, const std::string &dir) {
+  namespace fs = std::filesystem;
+  const std::string ext = as == "cpp" ? ".h" : as == "mlir" ? ".mlir" : ".json";
+  std::vector<std::pair<std::string, std::string>> files;  // (output file, text)
+  std::vector<const certs::IndexEntry *> skipped;
+  for (const certs::IndexEntry &e : ix.entries) {
+    if (!e.certified()) {
+      skipped.push_back(&e);  // never read: an entry that is not certified is no table
+      continue;
+    }
+    const certs::GuardTable t = certs::readIndexedTable(e);
+    files.emplace_back((fs::path(dir) / (e.name + ext)).string(), exportText(t, as, defaultName(t), commentSafe(e.path)));
+  }
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (!fs::is_directory(dir, ec)) throw UsageError("-o: cannot create the directory '" + oneLine(dir) + "'");
+  // --as json next to the certificates would replace them (NAME.json): refused, nothing written.
+  for (const auto &[out, text] : files)
+    for (const certs::IndexEntry &e : ix.entries)
+      if (fs::equivalent(out, e.path, ec))
+        throw UsageError("-o: '" + oneLine(out) + "' would overwrite the certificate of index " + oneLine(e.label()) +
+                         "; choose another directory");
+  for (const auto &[out, text] : files) writeFileAtomic(out, text);
+  for (const certs::IndexEntry *e : skipped)
+    fmt::print(stderr, "mxcert: export: {}: status {}, not exported\n", oneLine(e->label()), e->status);
+  return kOk;
+}
+
 }  // namespace
 
 int cmdExport(int argc, char **argv) {
   Args args(argc, argv, 2, {}, {"as", "name", "o"});
   if (args.positional().size() != 1)
-    throw UsageError(args.positional().empty() ? "missing certificate file (mxcert export FILE --as cpp|json|mlir)"
-                                               : "export takes one certificate file");
+    throw UsageError(args.positional().empty()
+                         ? "missing certificate file (mxcert export FILE|INDEX --as cpp|json|mlir)"
+                         : "export takes one certificate file or sweep index");
   const std::string path = args.positional()[0];
-  // The path goes into comments of generated code: never a raw line break or backslash.
-  const std::string shownPath = commentSafe(path);
   const std::string as = args.require("as");
   if (as != "cpp" && as != "json" && as != "mlir")
     throw UsageError("unknown --as '" + as + "' (expected cpp, json or mlir)");
-  certs::GuardTable t;
-  try {
-    t = certs::readGuardTable(path);
-  } catch (const certs::SchemaError &e) {
-    throw UsageError(e.what());
+  // A sweep index (a directory: its index.json), else a certificate or a compact table; each
+  // read as readGuardTable and readSweepIndex read them (SchemaError: exit 2, one line).
+  std::error_code ec;
+  const bool isDir = std::filesystem::is_directory(path, ec);
+  const nlohmann::json j =
+      isDir ? nlohmann::json() : certs::parseStrict(certs::readRegularFile(path, certs::kMaxFileBytes), "'" + path + "'");
+  if (isDir || certs::isSweepIndex(j)) {
+    if (args.get("name")) throw UsageError("--name: an index exports each table under its default name");
+    if (!args.get("o")) throw UsageError("exporting an index writes one file per table: give -o DIR");
+    return exportIndex(certs::readSweepIndex(path), as, *args.get("o"));
   }
+  const certs::GuardTable t = certs::guardTableFromJson(j);
   const std::string name = args.get("name", defaultName(t));
   if (!isIdentifier(name)) throw UsageError("--name: '" + name + "' is not a C identifier");
-  std::string text;
-  if (as == "cpp") {
-    text = asCpp(t, name, shownPath);
-  } else if (as == "mlir") {
-    text = asMlir(t, name, shownPath);
-  } else {
-    certs::Certificate c;
-    c.config = t.config;
-    c.lhs = t.lhs;
-    c.rhs = t.rhs;
-    c.relation = t.relation;
-    c.agree = t.agree;
-    text = certs::toCompactJson(c).dump(1) + "\n";
-  }
-  emit(args, text);
+  // The path goes into comments of generated code: never a raw line break or backslash.
+  emit(args, exportText(t, as, name, commentSafe(path)));
   return kOk;
 }
 

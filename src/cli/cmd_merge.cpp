@@ -1,6 +1,7 @@
 // src/cli/cmd_merge.cpp — `mxcert merge INDEX|DIR... [-o OUT]`: the shard indexes of one sweep
 // joined into one index (docs/sweeps.md).
 #include "certs/certificate.h"
+#include "certs/sweep_index.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
 #include "src/cli/sweep_manifest.h"
@@ -16,20 +17,15 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-/// Reads the sweep index `path`; UsageError naming the file when it is not one.
+/// Reads the sweep index `path`, validated by the index reader (certs/sweep_index.h);
+/// UsageError naming the file when it is not one.
 json readIndex(const std::string &path) {
   json j = certs::parseStrict(certs::readRegularFile(path, certs::kMaxFileBytes), path);
-  const std::string what = "'" + oneLine(path) + "'";
-  if (!j.is_object() || j.value("index", json()) != kIndexName || j.value("version", json()) != kSweepVersion)
-    throw UsageError(what + ": not a sweep index (\"index\": \"" + kIndexName + "\", \"version\": 1)");
-  if (!j.contains("manifest_sha256") || !j["manifest_sha256"].is_string() || !j.contains("entries_total") ||
-      !j["entries_total"].is_number_unsigned() || !j.contains("entries") || !j["entries"].is_array())
-    throw UsageError(what + ": manifest_sha256, entries_total or entries missing or of the wrong type");
-  for (const json &e : j["entries"])
-    if (!e.is_object() || !e.contains("entry") || !e["entry"].is_number_unsigned() ||
-        e["entry"].get<size_t>() >= j["entries_total"].get<size_t>() || !e.contains("name") ||
-        !e["name"].is_string() || !e.contains("file") || !e["file"].is_string())
-      throw UsageError(what + ": an entry without a valid entry number, name or file");
+  try {
+    certs::sweepIndexFromJson(j, path);
+  } catch (const certs::SchemaError &e) {
+    throw UsageError("'" + oneLine(path) + "': " + e.what());
+  }
   return j;
 }
 

@@ -3,6 +3,7 @@
 // index of the results (docs/sweeps.md).
 #include "certs/certificate.h"
 #include "certs/config_json.h"
+#include "certs/sweep_index.h"
 #include "smt/budget.h"
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
@@ -153,8 +154,8 @@ int cmdSweep(int argc, char **argv) {
     }
   }
 
-  json index = {{"index", kIndexName},
-                {"version", kSweepVersion},
+  json index = {{"index", certs::kIndexName},
+                {"version", certs::kIndexVersion},
                 {"manifest", m.name},
                 {"manifest_sha256", m.sha256},
                 {"entries_total", m.entries.size()},

@@ -62,6 +62,7 @@ const std::map<std::string, OptionDoc> &optionDocs() {
       {"sweep:o", {"DIR", "the directory of the certificates (NAME.json) and the index (created if missing)"}},
       {"jobs", {"N", "tables certified at the same time, each a child process (default 1)"}},
       {"shard", {"I/N", "only the entries whose number modulo N is I (0-based: 0/2 and 1/2 split a sweep in two)"}},
+      {"export:o", {"OUT", "write to the file OUT (atomically); for a sweep index, the directory OUT: OUT/NAME.h|.json|.mlir per certified entry"}},
       {"merge:o", {"OUT", "write the merged index to OUT (atomically; default: stdout)"}},
       {"plot:o", {"FILE", "write the picture to FILE.svg or FILE.png (the extension decides; default: SVG on stdout)"}},
   };
@@ -88,8 +89,8 @@ const std::map<std::string, CommandDoc> &commandDocs() {
       {"emit-smt2", {"mxcert emit-smt2 CONFIG --lhs P --rhs P (--xa N --xb N | --e N | --guard REGION) [options]",
                      "a query as SMT-LIB2 text (unsat: the placements agree in the region)"}},
       {"check", {"mxcert check FILE [options]", "check every claim of a certificate with the independent checker"}},
-      {"export", {"mxcert export FILE --as cpp|json|mlir [options]",
-                  "a certificate's guard as a C++ header, a compact JSON table or an MLIR attribute"}},
+      {"export", {"mxcert export FILE|INDEX.json|DIR --as cpp|json|mlir [options]",
+                  "a certificate's guard as a C++ header, a compact JSON table or an MLIR attribute (an index: every certified entry)"}},
       {"sweep", {"mxcert sweep MANIFEST -o DIR [--jobs N] [--shard I/N]",
                  "every table of a manifest certified as one job, resumable; writes DIR/index.json (docs/sweeps.md)"}},
       {"merge", {"mxcert merge INDEX.json|DIR... [-o OUT]", "the shard indexes of one sweep joined into one index, refusing conflicts (a DIR: its index-shard-*.json)"}},

@@ -4,6 +4,7 @@
 #include "certs/certificate.h"
 #include "certs/config_json.h"
 #include "certs/sha256.h"
+#include "certs/table_name.h"
 #include "src/cli/options.h"
 #include "src/cli/reports.h"
 
@@ -43,13 +44,6 @@ void setOption(OptionMap &m, const std::string &key, const json &v, const std::s
   else m.erase(key);
 }
 
-/// A short, file-name-safe spelling of the tree option: the name itself for seq, pairwise and
-/// fused, else "tree" and 8 hex digits of the S-expression's SHA-256.
-std::string treeTag(const ModelConfig &cfg, const std::string &given) {
-  if (given == "seq" || given == "pairwise" || given == "fused") return given;
-  return "tree" + certs::sha256Hex(cfg.tree.sexpr()).substr(0, 8);
-}
-
 /// Parses the options of entry `index` with the parser of `mxcert table`; UsageError naming
 /// the entry.
 SweepEntry validate(int index, const OptionMap &m) {
@@ -73,11 +67,7 @@ SweepEntry validate(int index, const OptionMap &m) {
     parseSolverOpt(args);
     parseSecondsOpt(args, "query-timeout", 120);
     parseBudget(args, 0);
-    e.name = e.config.a.name + "x" + e.config.b.name + "_" + e.config.acc.fmt.name + "_" +
-             toString(e.config.acc.rounding) + "_" + toString(e.config.acc.subnormals) + "_k" +
-             std::to_string(e.config.k()) + "_" + treeTag(e.config, args.get("tree", "seq")) + "_" +
-             toString(e.lhs) + "-" + toString(e.rhs) + "_" + toString(e.relation) +
-             (e.engine == "exhaustive" ? "_exhaustive" : "");
+    e.name = certs::tableName(e.config, args.get("tree", "seq"), e.lhs, e.rhs, e.relation, e.engine);
   } catch (const HelpRequested &) {
     throw UsageError("manifest entry " + std::to_string(index) + " (" + describeEntry(e) + "): 'help' is not a table option");
   } catch (const std::exception &x) {

@@ -12,9 +12,8 @@
 
 namespace mxcert::cli {
 
-/// The manifest format identifier and version accepted; the index's written.
+/// The manifest format identifier and version accepted (the index's: certs/sweep_index.h).
 constexpr const char *kManifestName = "mxcert-sweep";
-constexpr const char *kIndexName = "mxcert-sweep-index";
 constexpr int kSweepVersion = 1;
 
 /// One table of a sweep: its `mxcert table` options, validated.

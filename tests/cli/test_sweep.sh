@@ -232,12 +232,17 @@ one_line "merge different manifests" "st/index.json' is the index of a different
 python3 - "$TMP/s3/index-shard-0-of-2.json" "$TMP/conflict.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-j['entries'][1]['agree_pairs'] += 1
+j['entries'][1]['options']['query-timeout'] = '61'  # still a valid index: a different configuration
 json.dump(j, open(sys.argv[2], 'w'))
+j['entries'][1]['agree_pairs'] += 1  # agree_pairs no longer the size of agree: not an index
+json.dump(j, open(sys.argv[2] + '.bad', 'w'))
 PY
 run merge "$TMP/s3/index-shard-0-of-2.json" "$TMP/conflict.json"
 expect_rc 2 "conflicting duplicates"
 one_line "conflicting duplicates" "^mxcert: error: entry 2 (e2m3xe2m3_f32_rne_keep_k2_seq_dequant-post_bitwise): .* disagree"
+run merge "$TMP/s3/index-shard-0-of-2.json" "$TMP/conflict.json.bad"
+expect_rc 2 "merge a malformed index"
+one_line "merge a malformed index" "^mxcert: error: '$TMP/conflict.json.bad': entries\[1\]: field 'agree_pairs' does not match the regions of 'agree'$"
 run merge "$M"
 expect_rc 2 "merge a manifest"
 one_line "merge a manifest" "not a sweep index"
