@@ -6,6 +6,8 @@
 #include "smt/term_domain.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace mxcert::smt {
 
@@ -31,6 +33,8 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
     ~BudgetScope() { s.setBudget(nullptr); }
   } scope{store_};
   store_.setBudget(q.budget);
+  store_.setFault(q.fault);
+  store_.setObligations(q.obligations);
   TermDomain d(store_);
   const Region &r = q.region;
   const int eLo = std::max(r.e.lo, r.xa.lo + r.xb.lo - 254);
@@ -72,7 +76,34 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
   };
   Val<TermDomain> R1 = eval(q.lhs);
   Val<TermDomain> R2 = eval(q.rhs);
-  store_.assertTrue(d.lnot(related(d, R1, R2, q.rel)).t);
+  store_.assertGoal(d.lnot(related(d, R1, R2, q.rel)).t);
+  if (getenv("MXCERT_DEBUG_FACTS")) {
+    fprintf(stderr, "facts: %s; decisions %zu; inv %zu; nodes %zu\n", factSummary().c_str(), decisions(), store_.invariantAssertions(), store_.size());
+    for (const Fact &f : store_.facts()) fprintf(stderr, "%s ", toString(f.kind));
+    fprintf(stderr, "\n");
+  }
+}
+
+std::string LiaEncoding::factSummary() const {
+  size_t n[kNumFactKinds] = {0, 0, 0};
+  for (const Fact &f : store_.facts()) ++n[int(f.kind)];
+  std::string out = std::to_string(store_.facts().size()) + " fact" + (store_.facts().size() == 1 ? "" : "s");
+  std::string parts;
+  for (int k = 0; k < kNumFactKinds; ++k)
+    if (n[k]) parts += (parts.empty() ? "" : ", ") + std::to_string(n[k]) + " " + toString(FactKind(k));
+  return parts.empty() ? out : out + " (" + parts + ")";
+}
+
+bool LiaEncoding::modelDiffers(const std::map<std::string, Integer> &model) const {
+  return store_.evalBool(store_.goal(), model);
+}
+
+std::vector<std::string> LiaEncoding::failedFacts(const std::map<std::string, Integer> &model) const {
+  std::vector<std::string> out;
+  for (size_t i : store_.failedFacts(model))
+    out.push_back(std::string(toString(store_.facts()[i].kind)) + " fact " + std::to_string(i) + " (term t" +
+                  std::to_string(store_.facts()[i].holds.id) + ")");
+  return out;
 }
 
 ConcreteInput LiaEncoding::inputFromModel(const std::map<std::string, Integer> &m) const {
