@@ -6,8 +6,6 @@
 #include "smt/term_domain.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 namespace mxcert::smt {
 
@@ -77,11 +75,14 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
   Val<TermDomain> R1 = eval(q.lhs);
   Val<TermDomain> R2 = eval(q.rhs);
   store_.assertGoal(d.lnot(related(d, R1, R2, q.rel)).t);
-  if (getenv("MXCERT_DEBUG_FACTS")) {
-    fprintf(stderr, "facts: %s; decisions %zu; inv %zu; nodes %zu\n", factSummary().c_str(), decisions(), store_.invariantAssertions(), store_.size());
-    for (const Fact &f : store_.facts()) fprintf(stderr, "%s ", toString(f.kind));
-    fprintf(stderr, "\n");
-  }
+}
+
+std::string LiaEncoding::phaseDescription(int p) const {
+  if (p <= 0) return "the goal";
+  const size_t i = size_t(p - 1);
+  if (i >= store_.facts().size()) return "phase " + std::to_string(p);
+  return std::string(toString(store_.facts()[i].kind)) + " fact " + std::to_string(i) + " (term t" +
+         std::to_string(store_.facts()[i].holds.id) + ")";
 }
 
 std::string LiaEncoding::factSummary() const {

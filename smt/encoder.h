@@ -52,11 +52,15 @@ public:
   /// Whether the query is the constant false although the region has code pairs: the
   /// analysis folded "the placements differ" to false and needed no solver fact for it, so
   /// the proof is the arithmetic checker's verification of the decisions alone.
-  bool constantFalse() const { return !empty_ && store_.trivallyFalse(); }
+  bool constantFalse() const {
+    return !empty_ && (store_.trivallyFalse() || (store_.goalFalse() && store_.facts().empty()));
+  }
   /// The solver-checked facts of the analysis in the query.
   size_t facts() const { return store_.facts().size(); }
   /// The decisions of the analysis the arithmetic checker verifies.
   size_t decisions() const { return store_.decisions().size(); }
+  /// What phase p of the query proves ("the goal", "coverage fact 3").
+  std::string phaseDescription(int p) const;
   /// "N facts (a coverage, b precision, c quotient)".
   std::string factSummary() const;
   /// Whether a model of the query makes the placements differ (its goal holds).

@@ -102,7 +102,7 @@ std::string toSmtLib2(const TermStore &store, const std::string &comment) {
     o << "(check-sat)\n";
     return o.str();
   }
-  // Every phase must be unsat: phases 0 .. F-1 are the facts, the last is the goal.
+  // Every phase must be unsat: phase 0 is the goal, phases 1 .. F the facts.
   for (int p = 0; p < store.phaseCount(); ++p) {
     o << "; phase " << p << (p == store.goalPhase() ? ": the placements differ" : ": a fact of the analysis fails") << "\n";
     o << "(push 1)\n";

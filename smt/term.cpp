@@ -677,15 +677,14 @@ void TermStore::assertGoal(TermRef goal) {
     return;
   }
   // Phases 0 .. F-1: "fact i fails", stated locally (localFact); phase F: the goal.
-  const char *only = getenv("MXCERT_FACT_ONLY");
-  int phase = 0;
-  for (size_t i = 0; i < facts_.size(); ++i) {
-    if (only && std::to_string(i) != only) continue;
-    pushPhase(localFact(facts_[i].holds), phase++);
-  }
-  const int main = phase;
+  // Phase 0: the goal (a model there is a counterexample candidate, which the reference
+  // evaluator confirms, so a counterexample search needs no fact proven); phases 1 .. F: the
+  // facts, one each.
+  const int main = 0;
   pushPhase(goal, main);
-  phases_ = main + 1;
+  int phase = 1;
+  for (size_t i = 0; i < facts_.size(); ++i) pushPhase(localFact(facts_[i].holds), phase++);
+  phases_ = phase;
   // INV: the checked intervals of the terms a solver cannot bound by propagation alone (an
   // if-then-else atom; a linear term tighter than the sum of its parts), over the goal's
   // query (its cone of influence: INV adds no term to it).
@@ -768,7 +767,7 @@ TermRef TermStore::localFact(TermRef fact) {
   //  * a division's fresh q and r are copied as new variables, with the division's side
   //    constraint (so that the copy means what the original does);
   //  * every other variable is abstracted.
-  static const size_t kLocalNodes = getenv("MXCERT_LOCAL") ? size_t(atoi(getenv("MXCERT_LOCAL"))) : 4000;
+  constexpr size_t kLocalNodes = 4000;  // if-then-else nodes copied per fact at most
   std::unordered_map<uint32_t, char> expand;
   std::vector<std::pair<uint32_t, bool>> queue{{fact.id, false}};  // (node, summand of a sum)
   std::vector<uint32_t> defs;  // side constraints to copy
@@ -814,7 +813,6 @@ TermRef TermStore::localFact(TermRef fact) {
       out = abstraction(id).id;
     } else if (n.op == Op::IntVar) {
       TermRef v = freshVar(tag + n.name, n.declared.lo, n.declared.hi);
-      nodes_[v.id].tz = n.tz;
       Decision dec;
       dec.kind = Decision::Kind::LocalCopy;
       dec.x = id;
@@ -838,8 +836,13 @@ TermRef TermStore::localFact(TermRef fact) {
 
 std::vector<size_t> TermStore::failedFacts(const std::map<std::string, Integer> &m) const {
   std::vector<size_t> out;
-  for (size_t i = 0; i < facts_.size(); ++i)
-    if (!evalBool(facts_[i].holds, m)) out.push_back(i);
+  for (size_t i = 0; i < facts_.size(); ++i) {
+    try {
+      if (!evalBool(facts_[i].holds, m)) out.push_back(i);
+    } catch (const std::out_of_range &) {
+      // The fact uses a variable the model does not give (not in the goal's phase).
+    }
+  }
   return out;
 }
 

@@ -238,14 +238,14 @@ public:
     std::vector<TermRef> variables;   ///< in creation order
   };
   Live live() const { return live(-1); }
-  /// The query of one phase (after assertGoal: phases 0 .. F-1 prove the F facts, one each,
-  /// and phase F is the goal; every one must be unsat): the common assertions (input bounds,
+  /// The query of one phase (after assertGoal: phase 0 is the goal and phases 1 .. F prove
+  /// the F facts, one each; every one must be unsat): the common assertions (input bounds,
   /// refinements), the phase's own, and the definitional ones they reach. -1: all of them.
   Live live(int phase) const;
   /// The number of phases (1 before assertGoal).
   int phaseCount() const { return phases_ == 0 ? 1 : phases_; }
-  /// The phase of the goal (the last), or -1 before assertGoal.
-  int goalPhase() const { return phases_ - 1; }
+  /// The phase of the goal (0), or -1 before assertGoal.
+  int goalPhase() const { return phases_ > 0 ? 0 : -1; }
   /// Whether the goal folded to false (its phase is the constant false).
   bool goalFalse() const { return phases_ > 0 && goal_ == false_; }
   /// Whether some assertion is the constant false (the query is trivially unsat).
