@@ -93,6 +93,9 @@ json toJson(const Certificate &c) {
     if (!p.query.empty()) pj["query"] = p.query;
     if (!p.queryFile.empty()) pj["query_file"] = p.queryFile;
     if (p.constantFalse) pj["constant_false"] = *p.constantFalse;
+    if (p.obligations)
+      pj["obligations"] = {{"phases", p.obligations->phases}, {"facts", p.obligations->facts},
+                           {"decisions", p.obligations->decisions}};
     proofs.push_back(pj);
   }
   json ws = json::array();
@@ -149,7 +152,7 @@ Certificate certificateFromJson(const json &j) {
     const json &p = proofs[i];
     const std::string where = "proofs[" + std::to_string(i) + "]";
     onlyKeys(p, {"region", "solver", "solver_version", "seconds", "encoding", "query_sha256", "query_bytes",
-                 "query", "query_file", "constant_false"},
+                 "query", "query_file", "constant_false", "obligations"},
              where);
     Proof pr;
     pr.region = regionFromJson(field(p, "region", where));
@@ -171,6 +174,17 @@ Certificate certificateFromJson(const json &j) {
     if (p.contains("constant_false")) {
       if (!p.at("constant_false").is_boolean()) throw SchemaError(where + ".constant_false: expected true or false");
       pr.constantFalse = p.at("constant_false").get<bool>();
+    }
+    if (p.contains("obligations")) {
+      const auto &o = p.at("obligations");
+      const std::string ow = where + ".obligations";
+      if (!o.is_object()) throw SchemaError(ow + ": expected an object");
+      onlyKeys(o, {"phases", "facts", "decisions"}, ow);
+      Proof::Obligations ob;
+      ob.phases = getInt(o, "phases", 1, 1000000);
+      ob.facts = getInt(o, "facts", 0, 1000000);
+      ob.decisions = getInt(o, "decisions", 0, 100000000);
+      pr.obligations = ob;
     }
     c.proofs.push_back(pr);
   }

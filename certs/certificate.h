@@ -39,6 +39,13 @@ struct Proof {
   /// before any solver saw it ("constant_false"; absent in older files; the checker
   /// recomputes it and rejects a wrong value).
   std::optional<bool> constantFalse;
+  /// Obligations mode ("obligations": {"phases", "facts", "decisions"}; absent: the analysis
+  /// was trusted): the query was built with every fact as an obligation (smt/term.h), the
+  /// checker regenerates it so and re-proves every phase.
+  struct Obligations {
+    long phases = 1, facts = 0, decisions = 0;
+  };
+  std::optional<Obligations> obligations;
 };
 
 /// One witness: element codes, and the code pairs it claims to refute.

@@ -105,7 +105,10 @@ typename D::Int mulInt(D &d, const typename D::Int &a, const typename D::Int &b)
   const auto &s = splitA ? a : b;
   const auto &o = splitA ? b : a;
   Select<D, typename D::Int> sel(d);
-  for (const Integer &v : enumValues(d, s)) sel.when(d.eq(s, d.lit(v)), [&] { return d.mulc(o, v); });
+  const std::vector<Integer> vals = enumValues(d, s);
+  d.assumeValues(s, vals);
+  sel.covered();
+  for (const Integer &v : vals) sel.when(d.eq(s, d.lit(v)), [&] { return d.mulc(o, v); });
   return sel.result();
 }
 
@@ -117,7 +120,10 @@ typename D::Int shlVar(D &d, const typename D::Int &N, const typename D::Int &k)
     return d.mulc(N, Integer::pow2(unsigned(c->toInt64())));
   }
   Select<D, typename D::Int> sel(d);
-  for (const Integer &v : enumValues(d, k)) {
+  const std::vector<Integer> vals = enumValues(d, k);
+  d.assumeValues(k, vals);
+  sel.covered();
+  for (const Integer &v : vals) {
     if (v.sign() < 0) throw std::logic_error("shlVar: negative shift");
     sel.when(d.eq(k, d.lit(v)), [&] { return d.mulc(N, Integer::pow2(unsigned(v.toInt64()))); });
   }
@@ -150,7 +156,10 @@ template <class D> Val<D> decodeElement(D &d, const ElementFormat &f, const type
   // sh = max(E - 1, 0), by cases on E so that symbolic value sets stay exact (0 for the
   // all-ones exponent of IEEE-style formats, which holds only specials).
   Select<D, typename D::Int> shSel(d);
-  for (const Integer &v : enumValues(d, em.q)) {
+  const std::vector<Integer> eVals = enumValues(d, em.q);
+  d.assumeValues(em.q, eVals);
+  shSel.covered();
+  for (const Integer &v : eVals) {
     const bool onlySpecials = f.specials == SpecialKind::Ieee && v == eOnes;
     shSel.when(d.eq(em.q, d.lit(v)), [&] { return d.lit(v.sign() > 0 && !onlySpecials ? v - 1 : Integer(0)); });
   }
@@ -292,7 +301,8 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   // (N < 2^(mHi+1) with tz low zeros; a power-of-two top 2^j adds only the value 2^j).
   unsigned precRange = tzc >= int64_t(mHi) + 1 ? 1 : unsigned(int64_t(mHi) + 1 - tzc);
   if (tzc <= int64_t(mHi) && nr.hi == Integer::pow2(mHi) && precRange > 1) precRange -= 1;
-  const bool precOK = std::min(v.prec, precRange) <= unsigned(p);
+  const unsigned vprec = d.precBound(v.prec);
+  const bool precOK = std::min(vprec, precRange) <= unsigned(p);
   // N in binade m: 2^m <= N < 2^(m+1) (sides the range implies are dropped).
   auto inBinade = [&](unsigned m) {
     const Integer lo2 = Integer::pow2(m), hi2 = Integer::pow2(m + 1);
@@ -301,6 +311,20 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     if (nr.hi >= hi2) b = d.land(b, d.lt(v.N, L(hi2)));
     return b;
   };
+  if (precRange > unsigned(p) && precOK && d.obligations()) {
+    // Only the static bound v.prec says that N has at most p significant bits: an
+    // obligation, per binade m that could hold more than p bits: a finite N there is a
+    // multiple of 2^(m - p + 1).
+    const Bool fin = isFinite(d, v);
+    for (unsigned m = std::max<unsigned>(mLo, unsigned(p)); m <= mHi; ++m) {
+      const unsigned s = m - unsigned(p) + 1;
+      if (int64_t(s) <= tzc) continue;
+      const Bool c = d.land(fin, inBinade(m));
+      if (auto k = d.known(c); k && !*k) continue;
+      DivMod<Int> qr = d.divPow2Within(v.N, s, c, Integer::pow2(m) >> s, (Integer::pow2(m + 1) - 1) >> s);
+      d.require(d.lor(d.lnot(c), d.eq(qr.r, L(0))), Obligation::Precision);
+    }
+  }
   auto atLeastPow2 = [&](int64_t t, unsigned mMax) { return valueAtLeastPow2(d, v.N, nr, v.X, t, mMax); };
   auto zeroRes = [&] { return finiteVal(d, neg, L(0), v.X); };
   // Rounding is monotone: a rounded N is at most max N rounded up to p significant bits (in
@@ -429,7 +453,10 @@ Aligned<D> align(D &d, const typename D::Int &A, const typename D::Int &XA,
   };
   if (auto c = d.constant(delta)) return arm(*c);
   Select<D, Aligned<D>> sel(d);
-  for (const Integer &c : enumValues(d, delta)) sel.when(d.eq(delta, d.lit(c)), [&] { return arm(c); });
+  const std::vector<Integer> vals = enumValues(d, delta);
+  d.assumeValues(delta, vals);
+  sel.covered();
+  for (const Integer &c : vals) sel.when(d.eq(delta, d.lit(c)), [&] { return arm(c); });
   return sel.result();
 }
 

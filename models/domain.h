@@ -22,9 +22,21 @@
 //   DivMod<Int> d.divPow2Within(x, j, c, lo, hi)  the same, needed only where c holds, and
 //                                            then known to satisfy lo <= q <= hi (a symbolic
 //                                            domain may leave q, r unconstrained elsewhere)
-//   Int d.narrow(x, Interval r)              x, known (by a derived fact) to lie in r: a
-//                                            symbolic domain narrows its analysis interval
-//                                            (no assertion); the concrete one checks it
+//   Int d.narrow(x, Interval r)              x, known (by a derived fact) to lie in r: the
+//                                            concrete domain checks it; a symbolic one
+//                                            narrows its interval only when it trusts its
+//                                            analysis (no obligations)
+//   void d.require(Bool b, Obligation o)     b holds on every input: the concrete domain
+//                                            checks it, a symbolic one makes it a proof
+//                                            obligation of the query (smt/term.h)
+//   void d.assumeValues(x, vals)             x takes no value outside vals (a case split
+//                                            enumerates them): checked concretely; recorded
+//                                            for the arithmetic checker symbolically
+//   bool d.obligations()                     whether obligations are wanted (a symbolic
+//                                            domain may trust its analysis instead: then
+//                                            the model code builds no obligation terms)
+//   unsigned d.precBound(prec)               a static precision bound as used (prec; a
+//                                            symbolic domain's test-only fault may change it)
 //   Interval d.range(x)                      sound bounds on x (exact for concrete values)
 //   unsigned d.tz(x)                         x is a multiple of 2^tz (tz <= 4096 cap for 0)
 //   std::optional<bool> d.known(Bool)        the value when the analysis knows it
@@ -43,6 +55,12 @@
 #include <vector>
 
 namespace mxcert {
+
+/// What the model code itself claims with d.require.
+enum class Obligation {
+  Coverage,   ///< some arm of a case split holds
+  Precision,  ///< a finite value has at most p significant bits (Val::prec)
+};
 
 /// Closed integer interval [lo, hi].
 struct Interval {
@@ -94,6 +112,16 @@ struct ConcreteDomain {
     return x;
   }
   Interval range(const Int &x) const { return {x, x}; }
+  void require(Bool b, Obligation) const {
+    if (!b) throw std::logic_error("an obligation of the model code does not hold");
+  }
+  void assumeValues(const Int &x, const std::vector<Integer> &vals) const {
+    for (const Integer &v : vals)
+      if (v == x) return;
+    throw std::logic_error("a case split does not enumerate the value " + x.str());
+  }
+  unsigned precBound(unsigned prec) const { return prec; }
+  bool obligations() const { return true; }
   unsigned tz(const Int &x) const { return x.isZero() ? 4096u : x.trailingZeros(); }
   std::optional<bool> known(Bool b) const { return b; }
   std::optional<Integer> constant(const Int &x) const { return x; }

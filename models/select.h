@@ -52,8 +52,13 @@ public:
   /// Whether an arm is known to hold (no further arm can contribute).
   bool done() const { return done_; }
 
+  /// Declares the arms' coverage established by the caller (a split over x == v for every
+  /// value v of d.assumeValues): result() then records no coverage obligation.
+  void covered() { covered_ = true; }
+
   /// The merged value. Throws std::logic_error when no arm is possible (a bug: the arms
-  /// must cover every input).
+  /// must cover every input). Without a known-true arm the last arm is the default: that
+  /// some arm holds is an obligation (d.require), unless covered() said so.
   T result() {
     if (final_ && arms_.empty()) return std::move(*final_);
     std::optional<T> acc;
@@ -61,6 +66,11 @@ public:
       acc.emplace(std::move(*final_));
     } else {
       if (arms_.empty()) throw std::logic_error("Select: no feasible arm");
+      if (!covered_ && d_.obligations()) {
+        typename D::Bool any = arms_.front().first;
+        for (size_t i = 1; i < arms_.size(); ++i) any = d_.lor(any, arms_[i].first);
+        d_.require(any, Obligation::Coverage);
+      }
       acc.emplace(std::move(arms_.back().second));
       arms_.pop_back();
     }
@@ -74,6 +84,7 @@ private:
   std::vector<std::pair<typename D::Bool, T>> arms_;
   std::optional<T> final_;
   bool done_ = false;
+  bool covered_ = false;
 };
 
 }  // namespace mxcert

@@ -29,6 +29,8 @@ struct CheckResult {
   /// signal); a smaller query of the same configuration is not expected to fare better,
   /// so callers stop splitting.
   bool exhausted = false;
+  /// For sat or unknown: the phase of the query (smt/term.h) that was not unsat.
+  int phase = -1;
 };
 
 /// A solver behind the common interface.

@@ -31,6 +31,8 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
     ~BudgetScope() { s.setBudget(nullptr); }
   } scope{store_};
   store_.setBudget(q.budget);
+  store_.setFault(q.fault);
+  store_.setObligations(q.obligations);
   TermDomain d(store_);
   const Region &r = q.region;
   const int eLo = std::max(r.e.lo, r.xa.lo + r.xb.lo - 254);
@@ -72,7 +74,37 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
   };
   Val<TermDomain> R1 = eval(q.lhs);
   Val<TermDomain> R2 = eval(q.rhs);
-  store_.assertTrue(d.lnot(related(d, R1, R2, q.rel)).t);
+  store_.assertGoal(d.lnot(related(d, R1, R2, q.rel)).t);
+}
+
+std::string LiaEncoding::phaseDescription(int p) const {
+  if (p <= 0) return "the goal";
+  const size_t i = size_t(p - 1);
+  if (i >= store_.facts().size()) return "phase " + std::to_string(p);
+  return std::string(toString(store_.facts()[i].kind)) + " fact " + std::to_string(i) + " (term t" +
+         std::to_string(store_.facts()[i].holds.id) + ")";
+}
+
+std::string LiaEncoding::factSummary() const {
+  size_t n[kNumFactKinds] = {0, 0, 0};
+  for (const Fact &f : store_.facts()) ++n[int(f.kind)];
+  std::string out = std::to_string(store_.facts().size()) + " fact" + (store_.facts().size() == 1 ? "" : "s");
+  std::string parts;
+  for (int k = 0; k < kNumFactKinds; ++k)
+    if (n[k]) parts += (parts.empty() ? "" : ", ") + std::to_string(n[k]) + " " + toString(FactKind(k));
+  return parts.empty() ? out : out + " (" + parts + ")";
+}
+
+bool LiaEncoding::modelDiffers(const std::map<std::string, Integer> &model) const {
+  return store_.evalBool(store_.goal(), model);
+}
+
+std::vector<std::string> LiaEncoding::failedFacts(const std::map<std::string, Integer> &model) const {
+  std::vector<std::string> out;
+  for (size_t i : store_.failedFacts(model))
+    out.push_back(std::string(toString(store_.facts()[i].kind)) + " fact " + std::to_string(i) + " (term t" +
+                  std::to_string(store_.facts()[i].holds.id) + ")");
+  return out;
 }
 
 ConcreteInput LiaEncoding::inputFromModel(const std::map<std::string, Integer> &m) const {

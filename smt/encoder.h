@@ -4,8 +4,10 @@
 // exponent e, with xb = e - xa + 254 constrained to the region's xb range. Everything else
 // is the models' generic semantics (models/placement.h) instantiated on terms, so the query
 // is exactly "exists an input and a code pair in the region on which lhs and rhs are not
-// related". unsat proves the region; a model is a counterexample (to be confirmed by the
-// reference evaluator).
+// related, or on which a fact the encoding's analysis relied on fails" (smt/term.h). unsat
+// proves the region and every such fact, provided that the arithmetic checker accepts the
+// encoding's abstract values (smt/abstract_check.h); a model is a counterexample (to be
+// confirmed by the reference evaluator) or shows a failed fact (failedFacts tells which).
 #pragma once
 
 #include "models/eval.h"
@@ -31,6 +33,10 @@ struct Query {
   /// The command's budget (not owned; null = unlimited): building the encoding throws
   /// BudgetExceeded when its deadline passes or the query exceeds its term cap.
   const Budget *budget = nullptr;
+  /// Obligations mode (smt/term.h): every fact of the analysis is proven with the query.
+  bool obligations = false;
+  /// Tests only (tests/solver/test_faults.cpp): a perturbation of the analysis.
+  FaultInjection fault;
 };
 
 /// The QF_LIA encoding of a Query.
@@ -44,9 +50,23 @@ public:
   /// Whether the region contains no code pair at all (then the query is trivially unsat).
   bool emptyRegion() const { return empty_; }
   /// Whether the query is the constant false although the region has code pairs: the
-  /// analysis folded "the placements differ" to false, so a solver's unsat checks nothing
-  /// beyond the input bounds (the analysis' own soundness is not re-checked by it).
-  bool constantFalse() const { return !empty_ && store_.trivallyFalse(); }
+  /// analysis folded "the placements differ" to false and needed no solver fact for it, so
+  /// the proof is the arithmetic checker's verification of the decisions alone.
+  bool constantFalse() const {
+    return !empty_ && (store_.trivallyFalse() || (store_.goalFalse() && store_.facts().empty()));
+  }
+  /// The solver-checked facts of the analysis in the query.
+  size_t facts() const { return store_.facts().size(); }
+  /// The decisions of the analysis the arithmetic checker verifies.
+  size_t decisions() const { return store_.decisions().size(); }
+  /// What phase p of the query proves ("the goal", "coverage fact 3").
+  std::string phaseDescription(int p) const;
+  /// "N facts (a coverage, b precision, c quotient)".
+  std::string factSummary() const;
+  /// Whether a model of the query makes the placements differ (its goal holds).
+  bool modelDiffers(const std::map<std::string, Integer> &model) const;
+  /// The facts a model violates, described ("coverage fact 3", ...); empty when all hold.
+  std::vector<std::string> failedFacts(const std::map<std::string, Integer> &model) const;
   /// The concrete input a solver model describes.
   ConcreteInput inputFromModel(const std::map<std::string, Integer> &model) const;
   /// The query as SMT-LIB2 text (deterministic).

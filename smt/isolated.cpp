@@ -43,7 +43,8 @@ std::string serialize(const CheckResult &r) {
   for (char &c : reason)
     if (c == '\n' || c == '\r') c = ' ';
   std::ostringstream o;
-  o << "V " << int(r.verdict) << "\nR " << reason << "\nS " << r.seconds << "\nX " << int(r.exhausted) << "\n";
+  o << "V " << int(r.verdict) << "\nR " << reason << "\nS " << r.seconds << "\nX " << int(r.exhausted) << "\nP "
+    << r.phase << "\n";
   for (const auto &[name, value] : r.model) o << "M " << name << " " << value.str() << "\n";
   o << "E\n";
   return o.str();
@@ -72,6 +73,7 @@ bool deserialize(const std::string &text, CheckResult &r) {
     case 'R': r.reason = rest; break;
     case 'S': break;  // the parent measures the wall time itself
     case 'X': r.exhausted = rest == "1"; break;
+    case 'P': r.phase = std::atoi(rest.c_str()); break;
     case 'M': {
       const auto sp = rest.find(' ');
       if (sp == std::string::npos) return false;

@@ -18,10 +18,9 @@ bool isBoolOp(Op op) {
          op == Op::Or || op == Op::IteB;
 }
 
-}  // namespace
-
-std::string toSmtLib2(const TermStore &store, const std::string &comment) {
-  const TermStore::Live live = store.live();
+/// Declarations, definitions and assertions of one phase (-1: the whole query) onto o.
+void printPhase(std::ostringstream &o, const TermStore &store, int phase) {
+  const TermStore::Live live = store.live(phase);
   std::vector<char> reach(store.size(), 0);
   std::vector<uint32_t> stack;
   for (TermRef a : live.assertions) stack.push_back(a.id);
@@ -40,13 +39,6 @@ std::string toSmtLib2(const TermStore &store, const std::string &comment) {
     if (n.op == Op::IntVar) return n.name;
     return "t" + std::to_string(id);
   };
-  std::ostringstream o;
-  if (!comment.empty()) {
-    std::istringstream c(comment);
-    std::string line;
-    while (std::getline(c, line)) o << "; " << line << "\n";
-  }
-  o << "(set-logic QF_LIA)\n";
   for (TermRef v : live.variables) o << "(declare-fun " << store.node(v).name << " () Int)\n";
   for (uint32_t id = 0; id < store.size(); ++id) {
     if (!reach[id]) continue;
@@ -93,7 +85,30 @@ std::string toSmtLib2(const TermStore &store, const std::string &comment) {
   }
   for (TermRef a : live.assertions) o << "(assert " << ref(a.id) << ")\n";
   if (store.trivallyFalse()) o << "(assert false)\n";
-  o << "(check-sat)\n";
+}
+
+}  // namespace
+
+std::string toSmtLib2(const TermStore &store, const std::string &comment) {
+  std::ostringstream o;
+  if (!comment.empty()) {
+    std::istringstream c(comment);
+    std::string line;
+    while (std::getline(c, line)) o << "; " << line << "\n";
+  }
+  o << "(set-logic QF_LIA)\n";
+  if (store.phaseCount() == 1) {
+    printPhase(o, store, -1);
+    o << "(check-sat)\n";
+    return o.str();
+  }
+  // Every phase must be unsat: phase 0 is the goal, phases 1 .. F the facts.
+  for (int p = 0; p < store.phaseCount(); ++p) {
+    o << "; phase " << p << (p == store.goalPhase() ? ": the placements differ" : ": a fact of the analysis fails") << "\n";
+    o << "(push 1)\n";
+    printPhase(o, store, p);
+    o << "(check-sat)\n(pop 1)\n";
+  }
   return o.str();
 }
 

@@ -27,9 +27,36 @@ void normalizeValues(std::vector<Integer> &v) {
 }
 }  // namespace
 
+const char *toString(FactKind k) {
+  switch (k) {
+  case FactKind::Coverage: return "coverage";
+  case FactKind::Precision: return "precision";
+  case FactKind::Quotient: return "quotient";
+  }
+  return "?";
+}
+
+const char *toString(FaultInjection::Kind k) {
+  switch (k) {
+  case FaultInjection::Kind::None: return "none";
+  case FaultInjection::Kind::IntervalTooTight: return "interval one too tight";
+  case FaultInjection::Kind::GranularityTooCoarse: return "granularity one bit too coarse";
+  case FaultInjection::Kind::DecidedWrong: return "comparison decided the wrong way";
+  case FaultInjection::Kind::RuleWithoutSideCondition: return "rewrite rule without its side condition";
+  case FaultInjection::Kind::PrecisionTooSmall: return "precision bound one too small";
+  }
+  return "?";
+}
+
 TermStore::TermStore() {
   false_ = boolConst(false);
   true_ = boolConst(true);
+  goal_ = false_;
+}
+
+bool TermStore::faultHere(FaultInjection::Kind k) {
+  if (fault_.kind != k) return false;
+  return faultCount_++ == fault_.site;
 }
 
 std::string TermStore::key(const Node &n) {
@@ -51,6 +78,12 @@ TermRef TermStore::make(Node n) {
   case Op::Lin:
   case Op::Ite:
     analyzeInt(n);
+    if (n.op != Op::IntConst && n.range.lo < n.range.hi) {
+      if (faultHere(FaultInjection::Kind::IntervalTooTight)) n.range.hi = n.range.hi - 1;
+      else if (fault_.kind == FaultInjection::Kind::GranularityTooCoarse &&
+               faultHere(FaultInjection::Kind::GranularityTooCoarse))
+        n.tz = n.tz + 1;
+    }
     break;
   case Op::IntVar:
     break;  // range set by the creator
@@ -177,6 +210,7 @@ TermRef TermStore::intVar(const std::string &name, const Integer &lo, const Inte
   n.op = Op::IntVar;
   n.name = name;
   n.range = {lo, hi};
+  n.declared = {lo, hi};
   n.tz = 0;
   if (hi - lo < Integer(int64_t(kMaxValues))) {
     std::vector<Integer> v;
@@ -186,6 +220,7 @@ TermRef TermStore::intVar(const std::string &name, const Integer &lo, const Inte
   TermRef t = make(std::move(n));
   vars_.push_back(t);
   varNames_[name] = t.id;
+  inputs_.insert(t.id);  // freshVar takes its own back out
   // Bounds are facts of the query: assert them without folding them away.
   Node lo0;
   lo0.op = Op::Le0;
@@ -275,6 +310,7 @@ TermRef TermStore::ite(TermRef c, TermRef a, TermRef b) {
     const uint32_t lin = cn.args[0];  // sub() may grow nodes_: do not keep references
     if (nodes_[a.id].op == Op::IntConst && sub(b, a).id == lin) return b;
     if (nodes_[b.id].op == Op::IntConst && sub(a, b).id == lin) return b;
+    if (nodes_[a.id].op == Op::IntConst && faultHere(FaultInjection::Kind::RuleWithoutSideCondition)) return b;
   }
   Node n;
   n.op = Op::Ite;
@@ -293,7 +329,22 @@ TermRef TermStore::cmp0(Op op, TermRef lin) {
     else if (l.range.lo.sign() > 0 || l.range.hi.sign() < 0) known = false;
     else if (l.values && !std::binary_search(l.values->begin(), l.values->end(), Integer(0))) known = false;
   }
-  if (known) return *known ? true_ : false_;
+  if (known) {
+    if (faultHere(FaultInjection::Kind::DecidedWrong)) known = !*known;
+    Decision dec;
+    dec.kind = Decision::Kind::Compare;
+    dec.x = lin.id;
+    dec.op = op;
+    dec.value = *known;
+    decisions_.push_back(std::move(dec));
+    return *known ? true_ : false_;
+  }
+  return rawCmp0(op, lin);
+}
+
+TermRef TermStore::rawCmp0(Op op, TermRef lin) {
+  const Node &l = nodes_[lin.id];
+  if (l.op == Op::IntConst) return (op == Op::Le0 ? l.c.sign() <= 0 : l.c.isZero()) ? true_ : false_;
   Node n;
   n.op = op;
   n.args = {lin.id};
@@ -395,6 +446,12 @@ std::pair<TermRef, TermRef> TermStore::divPow2(TermRef x, unsigned j) {
   const Integer qlo = floorDiv2(xn.range.lo, j), qhi = floorDiv2(xn.range.hi, j);
   if (qlo == qhi) {
     // The quotient is known: q = qlo, r = x - qlo * 2^j.
+    Decision dec;
+    dec.kind = Decision::Kind::QuotientKnown;
+    dec.x = x.id;
+    dec.j = j;
+    dec.k = qlo;
+    decisions_.push_back(std::move(dec));
     res = {intConst(qlo), sub(x, intConst(qlo * p))};
   } else {
     bool exactLin = xn.tz >= j;
@@ -412,7 +469,7 @@ std::pair<TermRef, TermRef> TermStore::divPow2(TermRef x, unsigned j) {
       }
     }
     std::string base = "d" + std::to_string(x.id) + "_" + std::to_string(j);
-    TermRef q = intVar(base + "q", qlo, qhi);
+    TermRef q = freshVar(base + "q", qlo, qhi);
     nodes_[q.id].tz = xn.tz > j && xn.tz < kTzZero ? xn.tz - j : 0;
     TermRef r;
     if (exactLin) {
@@ -420,7 +477,7 @@ std::pair<TermRef, TermRef> TermStore::divPow2(TermRef x, unsigned j) {
     } else {
       Integer rhi = p - 1;
       if (xn.range.lo.sign() >= 0 && xn.range.hi < rhi) rhi = xn.range.hi;
-      r = intVar(base + "r", Integer(0), rhi);
+      r = freshVar(base + "r", Integer(0), rhi);
       nodes_[r.id].tz = std::min(xn.tz, j);
     }
     // Side constraint x = 2^j q + r, asserted without folding.
@@ -430,6 +487,15 @@ std::pair<TermRef, TermRef> TermStore::divPow2(TermRef x, unsigned j) {
     e.name = "div";
     assertions_.push_back(make(std::move(e)));
     markDefinitional(q, r);
+    divConstraint_[q.id] = assertions_.back().id;
+    if (nodes_[r.id].op == Op::IntVar) divConstraint_[r.id] = assertions_.back().id;
+    Decision dec;
+    dec.kind = Decision::Kind::Division;
+    dec.x = x.id;
+    dec.j = j;
+    dec.q = q.id;
+    dec.r = r.id;
+    decisions_.push_back(std::move(dec));
     res = {q, r};
   }
   divs_[{x.id, j}] = res;
@@ -449,14 +515,25 @@ std::pair<TermRef, TermRef> TermStore::divPow2Within(TermRef x, unsigned j, Term
   const Integer lo = max(qlo, floorDiv2(xn.range.lo, j)), hi = min(qhi, floorDiv2(xn.range.hi, j));
   std::pair<TermRef, TermRef> res;
   if (lo > hi) {
-    // c cannot hold with x in its range: any value serves.
+    // c cannot hold with x in its range: any value serves. That c never holds is a fact.
+    if (obligations_) require(lnot(c), FactKind::Quotient);
     res = {intConst(qlo), intConst(0)};
   } else {
+    // w: x lies where floor(x / 2^j) is in [lo, hi]. The side constraint is asserted under
+    // c and w, so that it is satisfiable on every input (q, r are free elsewhere); that w
+    // holds wherever c does is a fact.
+    // (Without obligations the analysis is trusted: g = c.)
+    TermRef g = c;
+    if (obligations_) {
+      const TermRef w = land(le(intConst(lo * p), x), le(x, intConst(hi * p + p - 1)));
+      require(lor(lnot(c), w), FactKind::Quotient);
+      g = land(c, w);
+    }
     std::string base = "c" + std::to_string(x.id) + "_" + std::to_string(j) + "_" + std::to_string(c.id);
-    TermRef q = intVar(base + "q", lo, hi);
-    TermRef r = intVar(base + "r", Integer(0), p - 1);
+    TermRef q = freshVar(base + "q", lo, hi);
+    TermRef r = freshVar(base + "r", Integer(0), p - 1);
     nodes_[r.id].tz = std::min(xn.tz, j);
-    // c -> x = 2^j q + r, asserted without folding.
+    // g -> x = 2^j q + r, asserted without folding.
     Node e;
     e.op = Op::Eq0;
     e.args = {sub(x, add(mulc(q, p), r)).id};
@@ -464,10 +541,18 @@ std::pair<TermRef, TermRef> TermStore::divPow2Within(TermRef x, unsigned j, Term
     TermRef eqn = make(std::move(e));
     Node imp;
     imp.op = Op::Or;
-    imp.args = {lnot(c).id, eqn.id};
+    imp.args = {lnot(g).id, eqn.id};
     imp.name = "cdiv";
     assertions_.push_back(make(std::move(imp)));
     markDefinitional(q, r);
+    divConstraint_[q.id] = divConstraint_[r.id] = assertions_.back().id;
+    Decision dec;
+    dec.kind = Decision::Kind::CondDivision;
+    dec.x = x.id;
+    dec.j = j;
+    dec.q = q.id;
+    dec.r = r.id;
+    decisions_.push_back(std::move(dec));
     res = {q, r};
   }
   condDivs_[key] = res;
@@ -491,7 +576,18 @@ void TermStore::markDefinitional(TermRef q, TermRef r) {
   }
 }
 
-TermStore::Live TermStore::live() const {
+void TermStore::pushPhase(TermRef t, int p) {
+  phaseOf_[assertions_.size()] = p;
+  assertions_.push_back(t);
+}
+
+void TermStore::boundsDefinitional(TermRef v) {
+  auto it = varBounds_.find(v.id);
+  if (it == varBounds_.end()) return;
+  for (size_t i : it->second) defines_[i] = {v.id};
+}
+
+TermStore::Live TermStore::live(int phase) const {
   // Variables reachable from a set of roots (through term arguments).
   std::vector<char> seen(nodes_.size(), 0), varLive(nodes_.size(), 0);
   std::vector<uint32_t> stack;
@@ -509,6 +605,10 @@ TermStore::Live TermStore::live() const {
   std::vector<char> keep(assertions_.size(), 0);
   for (size_t i = 0; i < assertions_.size(); ++i)
     if (!defines_.count(i)) {
+      if (phase >= 0) {
+        auto p = phaseOf_.find(i);
+        if (p != phaseOf_.end() && p->second != phase) continue;
+      }
       keep[i] = 1;
       reach(assertions_[i].id);
     }
@@ -542,6 +642,7 @@ void TermStore::assertTrue(TermRef b) {
 }
 
 void TermStore::narrow(TermRef t, const Interval &r) {
+  if (obligations_) return;
   Node &n = nodes_[t.id];
   if (n.op == Op::IntConst) return;
   n.range = {max(n.range.lo, r.lo), min(n.range.hi, r.hi)};
@@ -549,6 +650,200 @@ void TermStore::narrow(TermRef t, const Interval &r) {
     auto &v = *n.values;
     v.erase(std::remove_if(v.begin(), v.end(), [&](const Integer &x) { return !n.range.contains(x); }), v.end());
   }
+}
+
+void TermStore::require(TermRef b, FactKind kind) {
+  if (!obligations_) return;
+  const Node &n = nodes_[b.id];
+  if (n.known && *n.known) return;
+  if (factIndex_.count(b.id)) return;
+  factIndex_[b.id] = facts_.size();
+  facts_.push_back(Fact{b, kind});
+}
+
+void TermStore::assumeValues(TermRef x, const std::vector<Integer> &vals) {
+  if (nodes_[x.id].op == Op::IntConst) return;
+  Decision dec;
+  dec.kind = Decision::Kind::Values;
+  dec.x = x.id;
+  dec.vals = vals;
+  decisions_.push_back(std::move(dec));
+}
+
+void TermStore::assertGoal(TermRef goal) {
+  goal_ = goal;
+  if (!obligations_) {
+    assertTrue(goal);
+    return;
+  }
+  // Phases 0 .. F-1: "fact i fails", stated locally (localFact); phase F: the goal.
+  // Phase 0: the goal (a model there is a counterexample candidate, which the reference
+  // evaluator confirms, so a counterexample search needs no fact proven); phases 1 .. F: the
+  // facts, one each.
+  const int main = 0;
+  pushPhase(goal, main);
+  int phase = 1;
+  for (size_t i = 0; i < facts_.size(); ++i) pushPhase(localFact(facts_[i].holds), phase++);
+  phases_ = phase;
+  // INV: the checked intervals of the terms a solver cannot bound by propagation alone (an
+  // if-then-else atom; a linear term tighter than the sum of its parts), over the goal's
+  // query (its cone of influence: INV adds no term to it).
+  std::vector<char> seen(nodes_.size(), 0);
+  std::vector<uint32_t> stack;
+  for (TermRef a : live(main).assertions) stack.push_back(a.id);
+  while (!stack.empty()) {
+    uint32_t id = stack.back();
+    stack.pop_back();
+    if (seen[id]) continue;
+    seen[id] = 1;
+    for (uint32_t a : nodes_[id].args) stack.push_back(a);
+  }
+  const size_t count = nodes_.size();
+  for (uint32_t id = 0; id < count; ++id) {
+    if (!seen[id]) continue;
+    const Node n = nodes_[id];  // copy: nodes_ grows below
+    bool tighter = n.op == Op::Ite;
+    if (n.op == Op::Lin) {
+      Integer lo = n.c, hi = n.c;
+      for (size_t i = 0; i < n.args.size(); ++i) {
+        Interval s = scaleIv(nodes_[n.args[i]].range, n.coefs[i]);
+        lo = lo + s.lo;
+        hi = hi + s.hi;
+      }
+      tighter = n.range.lo > lo || n.range.hi < hi;
+    }
+    if (!tighter) continue;
+    pushPhase(rawCmp0(Op::Le0, sub(intConst(n.range.lo), TermRef{id})), main);
+    pushPhase(rawCmp0(Op::Le0, sub(TermRef{id}, intConst(n.range.hi))), main);
+    invCount_ += 2;
+  }
+}
+
+TermRef TermStore::freshVar(const std::string &name, const Integer &lo, const Integer &hi) {
+  TermRef t = intVar(name, lo, hi);
+  inputs_.erase(t.id);
+  if (obligations_) boundsDefinitional(t);
+  return t;
+}
+
+TermRef TermStore::abstraction(uint32_t id) {
+  auto it = abstractions_.find(id);
+  if (it != abstractions_.end()) return it->second;
+  const Node n = nodes_[id];  // copy: nodes_ grows below
+  TermRef res;
+  if (isBool(n.op)) {
+    // Any truth value.
+    TermRef v = freshVar("v" + std::to_string(id), Integer(0), Integer(1));
+    res = rawCmp0(Op::Eq0, sub(v, intConst(1)));
+  } else if (n.range.lo == n.range.hi) {
+    res = intConst(n.range.lo);
+  } else {
+    // 2^t k with k in [ceil(lo / 2^t), floor(hi / 2^t)]: the values the node's (checked)
+    // interval and granularity allow.
+    const unsigned t = std::min<unsigned>(n.tz, max(n.range.lo.abs(), n.range.hi.abs()).msb() + 1);
+    const Integer p = Integer::pow2(t);
+    const Integer klo = -floorDiv2(-n.range.lo, t), khi = floorDiv2(n.range.hi, t);
+    TermRef k = freshVar("v" + std::to_string(id), klo, khi);
+    Decision dec;
+    dec.kind = Decision::Kind::Abstraction;
+    dec.x = id;
+    dec.q = k.id;
+    dec.j = t;
+    decisions_.push_back(std::move(dec));
+    res = mulc(k, p);
+  }
+  abstractions_[id] = res;
+  return res;
+}
+
+TermRef TermStore::localFact(TermRef fact) {
+  // Which nodes to copy (1) and which to abstract (0), breadth first from the fact:
+  //  * constants and input variables stay themselves;
+  //  * Boolean structure and linear terms are copied (abstracting a sum apart from its
+  //    parts would lose "x < 0" versus "x + 1 <= 0");
+  //  * an if-then-else is copied when it is compared by itself (a linear term with one atom)
+  //    or is a branch of a copied one, while the budget lasts; one that is a summand of a
+  //    larger sum is abstracted (its interval and granularity carry what the fact needs);
+  //  * a division's fresh q and r are copied as new variables, with the division's side
+  //    constraint (so that the copy means what the original does);
+  //  * every other variable is abstracted.
+  constexpr size_t kLocalNodes = 4000;  // if-then-else nodes copied per fact at most
+  std::unordered_map<uint32_t, char> expand;
+  std::vector<std::pair<uint32_t, bool>> queue{{fact.id, false}};  // (node, summand of a sum)
+  std::vector<uint32_t> defs;  // side constraints to copy
+  size_t copied = 0;
+  for (size_t h = 0; h < queue.size(); ++h) {
+    const auto [id, summand] = queue[h];
+    auto seen = expand.find(id);
+    if (seen != expand.end() && (seen->second || summand)) continue;
+    const Node &n = nodes_[id];
+    const bool leaf = n.op == Op::IntConst || n.op == Op::BoolConst || (n.op == Op::IntVar && isInput(id));
+    if (leaf) {
+      expand[id] = 1;
+      continue;
+    }
+    if (n.op == Op::IntVar) {
+      auto d = divConstraint_.find(id);
+      expand[id] = d != divConstraint_.end();
+      if (expand[id]) {
+        defs.push_back(d->second);
+        queue.push_back({d->second, false});
+      }
+      continue;
+    }
+    if (n.op == Op::Ite && (summand || copied >= kLocalNodes)) {
+      expand[id] = 0;
+      continue;
+    }
+    expand[id] = 1;
+    if (n.op == Op::Ite) ++copied;
+    const bool sum = n.op == Op::Lin && n.args.size() > 1;
+    for (uint32_t a : n.args) queue.push_back({a, sum});
+  }
+  std::unordered_map<uint32_t, uint32_t> copy;
+  const std::string tag = "l" + std::to_string(fact.id) + "_";
+  std::function<uint32_t(uint32_t)> cp = [&](uint32_t id) -> uint32_t {
+    auto it = copy.find(id);
+    if (it != copy.end()) return it->second;
+    const Node n = nodes_[id];
+    uint32_t out;
+    if (n.op == Op::IntConst || n.op == Op::BoolConst || (n.op == Op::IntVar && isInput(id))) {
+      out = id;
+    } else if (!expand.at(id)) {
+      out = abstraction(id).id;
+    } else if (n.op == Op::IntVar) {
+      TermRef v = freshVar(tag + n.name, n.declared.lo, n.declared.hi);
+      Decision dec;
+      dec.kind = Decision::Kind::LocalCopy;
+      dec.x = id;
+      dec.q = v.id;
+      decisions_.push_back(std::move(dec));
+      out = v.id;
+    } else {
+      Node m = n;
+      for (uint32_t &a : m.args) a = cp(a);
+      m.values.reset();
+      m.known.reset();
+      out = make(std::move(m)).id;
+    }
+    copy[id] = out;
+    return out;
+  };
+  TermRef res = lnot(TermRef{cp(fact.id)});
+  for (size_t i = 0; i < defs.size(); ++i) res = land(res, TermRef{cp(defs[i])});
+  return res;
+}
+
+std::vector<size_t> TermStore::failedFacts(const std::map<std::string, Integer> &m) const {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < facts_.size(); ++i) {
+    try {
+      if (!evalBool(facts_[i].holds, m)) out.push_back(i);
+    } catch (const std::out_of_range &) {
+      // The fact uses a variable the model does not give (not in the goal's phase).
+    }
+  }
+  return out;
 }
 
 void TermStore::refine(TermRef t, const Interval &r) {
@@ -567,6 +862,11 @@ void TermStore::refine(TermRef t, const Interval &r) {
   assertions_.push_back(make(std::move(hi0)));
   nodes_[t.id].range = nr;
   if (nodes_[t.id].op == Op::Lin) refined_.push_back(t.id);
+  Decision dec;
+  dec.kind = Decision::Kind::Refine;
+  dec.x = t.id;
+  dec.iv = r;
+  decisions_.push_back(std::move(dec));
   if (nodes_[t.id].values) {
     auto &v = *nodes_[t.id].values;
     v.erase(std::remove_if(v.begin(), v.end(), [&](const Integer &x) { return !nr.contains(x); }), v.end());

@@ -6,11 +6,22 @@
 // linear combinations are therefore the same term, which is how two placements that perform
 // the same computation end up sharing it, and how X1 - X2 = constant is detected.
 //
-// Every integer term carries an abstract value: a sound interval, the number of trailing
-// zero bits every value is known to have ("granularity"), and, when small, the exact set of
-// values it can take. Boolean terms carry a known value when the analysis decides them. The
+// Every integer term carries an abstract value: an interval, the number of trailing zero
+// bits every value has ("granularity"), and, when small, the set of values it can take. The
 // generic models code (models/arith.h) asks for these through smt::TermDomain and skips the
-// case splits they rule out.
+// case splits they rule out; the store folds comparisons and divisions with them.
+//
+// None of that analysis is trusted (docs/solver.md, "Obligations"). Every decision is either
+//   * recorded for the arithmetic checker (smt/abstract_check.h): each node's abstract value
+//     must follow from its children's by one step of interval, granularity and value-set
+//     arithmetic, and each folded comparison, fixed quotient and enumerated case split from
+//     those values; by induction over the DAG this holds on every input; or
+//   * a fact for the solver (Fact): a Boolean term that must hold on every input. The query
+//     is  A and INV and (placements differ, or some fact fails),  where A are the
+//     definitional constraints (satisfiable on every input) and INV asserts the intervals the
+//     arithmetic checker verified. Unsat proves the agreement and every fact at once: on an
+//     input where some fact fails, the first one that fails (in creation order) is stated
+//     over terms that are still faithful there, so that input would be a model.
 //
 // Nothing here depends on a solver: backends (cvc5, Z3, SMT-LIB2 text) translate the DAG.
 #pragma once
@@ -22,6 +33,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -44,6 +56,32 @@ enum class Op : uint8_t {
   IteB,      ///< ite(args[0], args[1], args[2]) over Bool
 };
 
+/// What a solver-checked fact states.
+enum class FactKind : uint8_t {
+  Coverage,   ///< some arm of a case split holds (the arms the analysis pruned were impossible)
+  Precision,  ///< a finite value has at most p significant bits (Val::prec, models/arith.h)
+  Quotient,   ///< where a division matters, its dividend lies in the range its quotient was given
+};
+constexpr int kNumFactKinds = 3;
+const char *toString(FactKind k);
+
+/// Test-only perturbations of the analysis (tests/solver/test_faults.cpp; docs/certificates.md,
+/// "Fault injection"). Nothing on the command line sets one; Kind::None changes nothing.
+struct FaultInjection {
+  enum class Kind : uint8_t {
+    None,
+    IntervalTooTight,          ///< the site-th Lin or Ite node: the upper bound one too small
+    GranularityTooCoarse,      ///< the site-th node with a nonzero range: one trailing zero too many
+    DecidedWrong,              ///< the site-th comparison the analysis folds: the wrong way
+    RuleWithoutSideCondition,  ///< ite(x == k, k, x) = x at the site-th ite over x == k,
+                               ///< without checking that the other branch is x
+    PrecisionTooSmall,         ///< the site-th static precision bound one bit too small
+  };
+  Kind kind = Kind::None;
+  unsigned site = 0;  ///< 0-based index among the sites of that kind
+};
+const char *toString(FaultInjection::Kind k);
+
 /// A handle to a term in a TermStore.
 struct TermRef {
   uint32_t id = 0;
@@ -65,6 +103,37 @@ struct Node {
   std::optional<std::vector<Integer>> values;  ///< sorted, when at most kMaxValues
   // Abstract value of Bool terms.
   std::optional<bool> known;
+  /// IntVar: the bounds asserted for it when it was declared.
+  Interval declared;
+};
+
+/// A fact for the solver (see file comment).
+struct Fact {
+  TermRef holds;
+  FactKind kind;
+};
+
+/// A decision of the analysis that the arithmetic checker verifies (smt/abstract_check.h).
+struct Decision {
+  enum class Kind : uint8_t {
+    Compare,        ///< op(x) (x <= 0 or x == 0) folded to `value`
+    QuotientKnown,  ///< floor(x / 2^j) is the constant k
+    Division,       ///< fresh q (and r, unless r is the constant 0) for floor(x / 2^j)
+    CondDivision,   ///< fresh q, r for floor(x / 2^j) where a condition holds
+    Values,         ///< a case split over x == v for v in vals: x takes no other value
+    Refine,         ///< the bounds [lo, hi] asserted for x (a relational fact)
+    Abstraction,    ///< fresh k with 2^j k standing for node x in a local fact
+    LocalCopy,      ///< fresh q copying division variable x in a local fact
+  };
+  Kind kind;
+  uint32_t x = 0;
+  Op op = Op::Le0;
+  bool value = false;
+  unsigned j = 0;
+  uint32_t q = 0, r = 0;
+  Integer k;
+  Interval iv;                ///< Refine: the asserted bounds
+  std::vector<Integer> vals;  ///< Values
 };
 
 /// Largest value set tracked exactly.
@@ -109,10 +178,43 @@ public:
   std::pair<TermRef, TermRef> divPow2Within(TermRef x, unsigned j, TermRef c, const Integer &qlo,
                                             const Integer &qhi);
 
-  /// Narrows the analysis interval of t to r WITHOUT asserting anything: for bounds that
-  /// follow from the semantics (e.g. rounding is monotone), so that later case splits are
-  /// pruned. The concrete domain checks the same bounds at run time.
+  /// Applies a test-only fault (see FaultInjection) to the decisions made from now on.
+  void setFault(const FaultInjection &f) { fault_ = f; }
+  /// Obligations mode (see file comment; set before building anything): facts are recorded
+  /// and checked, derived bounds (narrow) are not used, assertGoal builds the phases. Off:
+  /// the analysis is trusted (its decisions are still recorded for the arithmetic checker)
+  /// and the query is the goal alone.
+  void setObligations(bool on) { obligations_ = on; }
+  bool obligations() const { return obligations_; }
+  /// Narrows the analysis interval of t to r without asserting anything (a bound the
+  /// semantics implies, e.g. rounding is monotone; the concrete domain checks it). Only
+  /// without obligations: nothing would check it.
   void narrow(TermRef t, const Interval &r);
+
+  /// Records a fact for the solver (a term known true records nothing; one known false is
+  /// kept, and makes the query satisfiable).
+  void require(TermRef b, FactKind kind);
+  /// Records that a case split enumerates every value x can take (checked by arithmetic).
+  void assumeValues(TermRef x, const std::vector<Integer> &vals);
+  /// The solver facts so far, in creation order (no duplicates).
+  const std::vector<Fact> &facts() const { return facts_; }
+  /// The decisions for the arithmetic checker, in creation order.
+  const std::vector<Decision> &decisions() const { return decisions_; }
+  /// Asserts the query's goal: INV (the checked intervals of the if-then-else atoms and of
+  /// the linear terms tighter than their parts) and (goal or some fact fails). Call once,
+  /// after the whole encoding is built.
+  void assertGoal(TermRef goal);
+  /// The goal given to assertGoal (the constant false before).
+  TermRef goal() const { return goal_; }
+  /// The facts that a model violates (indices into facts()).
+  std::vector<size_t> failedFacts(const std::map<std::string, Integer> &m) const;
+  /// A static precision bound as the analysis uses it: `prec` itself (a test-only fault may
+  /// make it one smaller).
+  unsigned perturbPrecision(unsigned prec) {
+    return prec > 1 && prec < (1u << 20) && faultHere(FaultInjection::Kind::PrecisionTooSmall) ? prec - 1 : prec;
+  }
+  /// The number of interval assertions INV added.
+  size_t invariantAssertions() const { return invCount_; }
   /// Asserts a Boolean term (a top-level conjunct of the query).
   void assertTrue(TermRef b);
   /// Asserts lo <= t <= hi and narrows t's interval. For a linear t this is a relational
@@ -135,7 +237,17 @@ public:
     std::vector<TermRef> assertions;  ///< in creation order
     std::vector<TermRef> variables;   ///< in creation order
   };
-  Live live() const;
+  Live live() const { return live(-1); }
+  /// The query of one phase (after assertGoal: phase 0 is the goal and phases 1 .. F prove
+  /// the F facts, one each; every one must be unsat): the common assertions (input bounds,
+  /// refinements), the phase's own, and the definitional ones they reach. -1: all of them.
+  Live live(int phase) const;
+  /// The number of phases (1 before assertGoal).
+  int phaseCount() const { return phases_ == 0 ? 1 : phases_; }
+  /// The phase of the goal (0), or -1 before assertGoal.
+  int goalPhase() const { return phases_ > 0 ? 0 : -1; }
+  /// Whether the goal folded to false (its phase is the constant false).
+  bool goalFalse() const { return phases_ > 0 && goal_ == false_; }
   /// Whether some assertion is the constant false (the query is trivially unsat).
   bool trivallyFalse() const { return falseAsserted_; }
 
@@ -151,6 +263,29 @@ private:
   void linearView(TermRef t, std::vector<std::pair<uint32_t, Integer>> &out, Integer &k,
                   const Integer &scale) const;
   TermRef cmp0(Op op, TermRef lin);
+  /// op(lin) as a node, never folded by the analysis (INV's assertions).
+  TermRef rawCmp0(Op op, TermRef lin);
+  /// Whether the site-th decision of fault kind k is now (counts every call).
+  bool faultHere(FaultInjection::Kind k);
+  /// "The fact fails", stated locally: the negation of a copy of the fact's DAG near the fact
+  /// (with copies of the division side constraints it needs), the nodes beyond the frontier
+  /// replaced by abstraction(): their checked interval and granularity, no more. Where the
+  /// fact fails, this holds too (with the copies and abstraction variables at the values of
+  /// the nodes they stand for); so unsat of the query proves the fact. The query stays
+  /// small: no computation behind the frontier enters it.
+  TermRef localFact(TermRef fact);
+  /// The abstraction of node id: for an Int node 2^t k with k a fresh variable ranging over
+  /// the node's interval at granularity t (a constant for a point interval); for a Bool
+  /// node, a fresh truth value.
+  TermRef abstraction(uint32_t id);
+  /// A variable that is not an input: a division's q or r, an abstraction.
+  TermRef freshVar(const std::string &name, const Integer &lo, const Integer &hi);
+  /// Whether an IntVar is an input of the query (declared with intVar, not freshVar).
+  bool isInput(uint32_t id) const { return inputs_.count(id) > 0; }
+  static bool isBool(Op op) {
+    return op == Op::BoolConst || op == Op::Le0 || op == Op::Eq0 || op == Op::Not || op == Op::And ||
+           op == Op::Or || op == Op::IteB;
+  }
   /// Records the last assertion (a division side constraint) and the bounds of q and r as
   /// definitional (see live()).
   void markDefinitional(TermRef q, TermRef r);
@@ -174,6 +309,25 @@ private:
   std::map<std::string, uint32_t> varNames_;
   bool falseAsserted_ = false;
   TermRef true_, false_;
+  std::vector<Fact> facts_;
+  std::unordered_map<uint32_t, size_t> factIndex_;
+  std::vector<Decision> decisions_;
+  TermRef goal_;
+  size_t invCount_ = 0;
+  FaultInjection fault_;
+  unsigned faultCount_ = 0;
+  bool obligations_ = false;
+  std::unordered_map<uint32_t, TermRef> abstractions_;
+  std::set<uint32_t> inputs_;
+  /// A division's fresh variable -> its side constraint (an assertion).
+  std::unordered_map<uint32_t, uint32_t> divConstraint_;
+  /// Assertion index -> its phase (assertions without one are common).
+  std::unordered_map<size_t, int> phaseOf_;
+  int phases_ = 0;
+  /// Appends an assertion of phase p, even a constant.
+  void pushPhase(TermRef t, int p);
+  /// Marks the bound assertions of a fresh variable definitional (kept where it is used).
+  void boundsDefinitional(TermRef v);
 };
 
 }  // namespace mxcert::smt

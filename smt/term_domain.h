@@ -52,10 +52,18 @@ public:
     auto [q, r] = s_.divPow2Within(x.t, j, c.t, lo, hi);
     return {{q}, {r}};
   }
+  /// A derived bound narrows the analysis interval only without obligations (with them it
+  /// would be a fact nothing checks).
   Int narrow(const Int &x, const Interval &r) {
     s_.narrow(x.t, r);
     return x;
   }
+  bool obligations() const { return s_.obligations(); }
+  void require(const Bool &b, Obligation o) {
+    s_.require(b.t, o == Obligation::Coverage ? FactKind::Coverage : FactKind::Precision);
+  }
+  void assumeValues(const Int &x, const std::vector<Integer> &vals) { s_.assumeValues(x.t, vals); }
+  unsigned precBound(unsigned prec) { return s_.perturbPrecision(prec); }
   Interval range(const Int &x) const { return s_.node(x.t).range; }
   unsigned tz(const Int &x) const { return s_.node(x.t).tz; }
   std::optional<bool> known(const Bool &b) const { return s_.node(b.t).known; }

@@ -21,6 +21,29 @@ public:
   }
 
   CheckResult check(const TermStore &store, double timeoutSec) override {
+    // Every phase must be unsat (smt/term.h); the first that is not decides.
+    CheckResult all;
+    all.verdict = Verdict::Unsat;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int p = 0; p < store.phaseCount(); ++p) {
+      double left = timeoutSec;
+      if (timeoutSec > 0) {
+        left = timeoutSec - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (left <= 0.001) left = 0.001;
+      }
+      CheckResult r = checkPhase(store, store.phaseCount() == 1 ? -1 : p, left);
+      all.seconds += r.seconds;
+      if (r.verdict != Verdict::Unsat) {
+        r.seconds = all.seconds;
+        r.phase = p;
+        return r;
+      }
+    }
+    return all;
+  }
+
+  /// One phase as one solver call.
+  CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) {
     z3::context ctx;
     z3::solver slv(ctx, "QF_LIA");
     if (timeoutSec > 0) {
@@ -28,7 +51,7 @@ public:
       p.set("timeout", std::max(1u, unsigned(timeoutSec * 1000)));  // never 0 (= no limit)
       slv.set(p);
     }
-    const TermStore::Live live = store.live();
+    const TermStore::Live live = store.live(phase);
     std::unordered_map<uint32_t, z3::expr> memo;
     std::vector<std::pair<std::string, z3::expr>> vars;
     for (TermRef v : live.variables) {

@@ -5,6 +5,7 @@
 #include "models/domain.h"
 #include "models/eval.h"
 #include "models/value_io.h"
+#include "smt/abstract_check.h"
 #include "smt/backend.h"
 #include "smt/encoder.h"
 #include "smt/fp_encoder.h"
@@ -336,7 +337,8 @@ std::optional<std::string> readQueryFile(const std::string &base, const std::str
 void checkOneProof(Ctx &x, const std::string &name, const Region &region, const certs::Proof *stored,
                    std::map<std::string, std::unique_ptr<smt::Backend>> &backends) {
   const auto t0 = Clock::now();
-  smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}, x.opt.budget};
+  const bool obligations = stored && stored->obligations.has_value();
+  smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}, x.opt.budget, obligations, {}};
   const bool fp = stored && stored->encoding == "fp";
   if (x.opt.budget && x.opt.budget->passed()) {
     x.add(name, Status::Unknown, "region " + region.str() + ": not checked: " + x.opt.budget->stopReason(),
@@ -386,6 +388,15 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
     if (!fp && stored->constantFalse && *stored->constantFalse != enc->constantFalse())
       f.add(std::string("constant_false says ") + (*stored->constantFalse ? "true" : "false") +
             " but the regenerated query is " + (enc->constantFalse() ? "" : "not ") + "the constant false");
+    if (obligations && !fp) {
+      const certs::Proof::Obligations &o = *stored->obligations;
+      if (o.phases != enc->store().phaseCount() || o.facts != long(enc->facts()) ||
+          o.decisions != long(enc->decisions()))
+        f.add("obligations say " + std::to_string(o.phases) + " phases, " + std::to_string(o.facts) + " facts, " +
+              std::to_string(o.decisions) + " decisions; the regenerated query has " +
+              std::to_string(enc->store().phaseCount()) + ", " + std::to_string(enc->facts()) + ", " +
+              std::to_string(enc->decisions()));
+    }
     if (!stored->queryFile.empty()) {
       auto ft = readQueryFile(x.opt.baseDir, stored->queryFile, stored->queryBytes);
       if (!ft)
@@ -399,6 +410,18 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
     }
     matched = "query matches the configuration (SHA-256 " + sha.substr(0, 12) + "..., " + std::to_string(text.size()) +
               " bytes" + (stored->query.empty() ? "" : ", embedded text equal") + ")";
+  }
+  std::string arithmetic;
+  if (obligations && !fp) {
+    // The claims and decisions of the analysis, by the independent arithmetic checker.
+    const std::vector<std::string> bad = smt::checkAbstraction(enc->store(), 3);
+    if (!bad.empty()) {
+      std::string all;
+      for (const std::string &b : bad) all += (all.empty() ? "" : "; ") + b;
+      x.add(name, Status::False, "region " + region.str() + ": the analysis' claims do not check: " + all, t0);
+      return;
+    }
+    arithmetic = "; " + std::to_string(enc->decisions()) + " decisions of the analysis verified by arithmetic";
   }
   const std::vector<std::string> solvers = reprovers(x.opt.solver, stored ? stored->solver : "");
   if (solvers.empty()) {
@@ -434,6 +457,13 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
             t0);
       return;
     }
+    if (r.verdict == smt::Verdict::Sat && obligations && r.phase > 0) {
+      x.add(name, Status::False,
+            "region " + region.str() + ": " + who + " answers sat for phase " + std::to_string(r.phase) + " (" +
+                enc->phaseDescription(r.phase) + "): a fact of the analysis is not proven",
+            t0);
+      return;
+    }
     if (r.verdict == smt::Verdict::Sat) {
       std::string cex = "no model";
       if (enc) {
@@ -462,10 +492,15 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
     std::snprintf(buf, sizeof buf, " %.3f s", r.seconds);
     proven += (proven.empty() ? "" : ", ") + who + buf;
   }
-  const std::string how = enc && enc->constantFalse()
-                              ? "; the query is the constant false: the encoder's analysis decided this region, the "
-                                "solver re-checked no reasoning"
-                              : "";
+  const std::string how =
+      obligations && enc
+          ? "; " + std::string(enc->constantFalse() ? "the goal is the constant false and no fact needed the solver" :
+                                                       "the agreement and " + enc->factSummary() + " of the analysis proven") +
+                arithmetic
+      : enc && enc->constantFalse()
+          ? "; the query is the constant false: the encoder's analysis decided this region, the solver re-checked no "
+            "reasoning"
+          : "";
   x.add(name, Status::Holds,
         "region " + region.str() + ": " + (matched.empty() ? "" : matched + "; ") + "unsat with " + proven + how, t0);
 }

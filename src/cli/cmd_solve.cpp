@@ -26,8 +26,10 @@ std::set<std::string> solverOptions() {
 }
 
 engine::PairQuery parseQuery(const Args &args) {
-  return engine::PairQuery{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),
-                           parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
+  engine::PairQuery q{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),
+                      parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
+  q.obligations = args.flag("obligations");
+  return q;
 }
 
 std::unique_ptr<smt::Backend> backendFor(const Args &args) {
@@ -157,12 +159,17 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
   }
   if (rc.verdict == smt::Verdict::Unsat) {
     report += fmt::format("  {}: unsat ({} {}, {:.3f} s){}\n", r.str(), b.name(), b.version(), rc.seconds,
-                          rc.proof.constantFalse ? "; the query is the constant false: decided by the encoder's "
-                                                   "analysis, not by solver reasoning"
-                                                 : "");
+                          rc.proof.obligations
+                              ? fmt::format("; proven by {}: the agreement and {} fact(s) of the analysis ({} "
+                                            "decisions verified by arithmetic)",
+                                            b.name(), rc.proof.facts, rc.proof.decisions)
+                          : rc.proof.constantFalse ? "; the query is the constant false: decided by the encoder's "
+                                                     "analysis, not by solver reasoning"
+                                                   : "");
     records.push_back({{"region", certs::regionToJson(r)}, {"verdict", "unsat"}, {"solver", b.name()},
                        {"solver_version", b.version()}, {"seconds", rc.seconds},
-                       {"constant_false", rc.proof.constantFalse}});
+                       {"constant_false", rc.proof.constantFalse}, {"obligations", rc.proof.obligations},
+                       {"facts", rc.proof.facts}, {"decisions", rc.proof.decisions}});
     pp.add(r.count());
     return kOk;
   }
@@ -220,7 +227,7 @@ int codeOpt(const Args &args, const std::string &name) {
 int cmdProve(int argc, char **argv) {
   std::set<std::string> valued = solverOptions();
   valued.insert("guard");
-  Args args(argc, argv, 2, {"json", "progress", "quiet"}, valued);
+  Args args(argc, argv, 2, {"json", "progress", "quiet", "obligations"}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q = parseQuery(args);
   Guard g = parseGuardOpt(args);
@@ -381,7 +388,7 @@ int cmdBound(int argc, char **argv) {
 int cmdEmitSmt2(int argc, char **argv) {
   std::set<std::string> valued = solverOptions();
   valued.insert({"encoding", "xa", "xb", "e", "guard", "a-vals", "b-vals"});
-  Args args(argc, argv, 2, {}, valued);
+  Args args(argc, argv, 2, {"obligations"}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q = parseQuery(args);
   Region r;
@@ -409,7 +416,7 @@ int cmdEmitSmt2(int argc, char **argv) {
   }
   const std::string enc = args.get("encoding", "lia");
   const smt::Budget budget = parseBudget(args, 0);  // construction only (no solver runs)
-  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, r, {}, &budget};
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, r, {}, &budget, q.obligations, {}};
   // --a-vals/--b-vals (as in `mxcert eval`): every leaf's elements fixed, e.g. to have a
   // solver check a counterexample against the encoding.
   if (args.get("a-vals") || args.get("b-vals")) {

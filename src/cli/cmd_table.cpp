@@ -37,7 +37,19 @@ std::string summary(const certs::Certificate &c, bool complete) {
           solvers += (solvers.empty() ? "" : "+") + c.proofs[size_t(p)].solver;
       }
       const size_t n = c.regionProofs[i].size();
-      if (constant == n) {
+      long facts = 0, decisions = 0;
+      bool obligations = n > 0;
+      for (int p : c.regionProofs[i]) {
+        const auto &o = c.proofs[size_t(p)].obligations;
+        obligations = obligations && o.has_value();
+        if (o) facts += o->facts, decisions += o->decisions;
+      }
+      if (obligations) {
+        t += fmt::format("   proven by {}: the agreement and {} fact{} of the analysis ({} quer{}, {:.3f} s; {} "
+                         "decisions verified by arithmetic{})",
+                         solvers, facts, facts == 1 ? "" : "s", n, n == 1 ? "y" : "ies", secs, decisions,
+                         constant ? "; " + std::to_string(constant) + " with the goal folded to false and no fact" : "");
+      } else if (constant == n) {
         // Honest wording: the encoder's analysis folded the question to false; the solver's
         // unsat involved no reasoning (docs/solver.md, "Constant-false queries").
         t += fmt::format("   decided by the encoder's analysis: {} quer{} the constant false ({}, {:.3f} s)", n,
@@ -45,7 +57,8 @@ std::string summary(const certs::Certificate &c, bool complete) {
       } else {
         t += fmt::format("   proven: {} unsat quer{} ({}, {:.3f} s)", n, n == 1 ? "y" : "ies", solvers, secs);
       }
-      if (constant > 0 && constant < n) t += ", " + std::to_string(constant) + " of them the constant false";
+      if (!obligations && constant > 0 && constant < n)
+        t += ", " + std::to_string(constant) + " of them the constant false";
     }
     t += "\n";
   }
@@ -61,7 +74,7 @@ std::string summary(const certs::Certificate &c, bool complete) {
 
 const OptionSet &tableOptions() {
   static const OptionSet kOpts = [] {
-    OptionSet s{{"no-collapse", "verbose", "embed-queries"}, configOptions()};
+    OptionSet s{{"no-collapse", "verbose", "embed-queries", "obligations"}, configOptions()};
     s.valued.insert({"lhs", "rhs", "relation", "engine", "solver", "timeout", "query-timeout", "max-terms"});
     return s;
   }();
@@ -73,6 +86,8 @@ TableOutcome runTable(const Args &args, const ProgressFn &progress) {
   engine::PairQuery q{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),
                       parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
   const std::string eng = args.get("engine", "solver");
+  q.obligations = args.flag("obligations");
+  if (q.obligations && eng != "solver") throw UsageError("--obligations: only with --engine solver");
   // One budget for the whole command: --timeout (default: none) bounds everything, each
   // solver call is further limited by --query-timeout.
   const smt::Budget budget = parseBudget(args, 0);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "models/eval.h"
+#include "smt/term.h"
 #include "smt/budget.h"
 
 #include <vector>
@@ -18,6 +19,12 @@ struct PairQuery {
   /// built for this question draws from it; once its deadline has passed no further query is
   /// built and the undecided rest is unknown.
   const smt::Budget *budget = nullptr;
+  /// Obligations mode (smt/term.h, docs/solver.md "Obligations"): the solver proves every
+  /// fact the encoding's analysis relied on, the arithmetic checker (smt/abstract_check.h)
+  /// every claim and decision.
+  bool obligations = false;
+  /// Tests only: a perturbation of the analysis (smt::FaultInjection).
+  smt::FaultInjection fault;
 };
 
 /// Concrete element inputs on which the two placements are not related at (xa, xb).

@@ -1,6 +1,8 @@
 // src/engine/solver_table.cpp — certified agree sets (see solver_table.h).
 #include "src/engine/solver_table.h"
 
+#include "smt/abstract_check.h"
+
 #include "certs/sha256.h"
 #include "smt/encoder.h"
 #include "src/engine/bounds.h"
@@ -252,7 +254,7 @@ bool singlePair(const Region &r) { return r.count() == 1; }
 RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &backend,
                         double timeoutSec, const LeafFix &fixed, bool keepText) {
   RegionCheck rc;
-  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, fixed, q.budget};
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, fixed, q.budget, q.obligations, q.fault};
   if (q.budget && q.budget->passed()) {
     rc.verdict = smt::Verdict::Unknown;
     rc.reason = q.budget->stopReason();
@@ -279,13 +281,38 @@ RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &
   rc.verdict = r.verdict;
   rc.reason = r.reason;
   rc.final = r.verdict == smt::Verdict::Unknown && (r.exhausted || (q.budget && q.budget->passed()));
+  if (r.verdict == smt::Verdict::Sat && q.obligations && r.phase > 0) {
+    // A fact of the analysis is not proven (its local statement has a model): no proof.
+    rc.verdict = smt::Verdict::Unknown;
+    rc.reason = "a fact of the analysis is not proven: " + enc->phaseDescription(r.phase);
+    return rc;
+  }
   if (r.verdict == smt::Verdict::Sat) {
     ConcreteInput in = enc->inputFromModel(r.model);
     if (!region.contains(int(in.xa), int(in.xb)) ||
-        !witnessDisagrees(q, in.a, in.b, int(in.xa), int(in.xb)))
+        !witnessDisagrees(q, in.a, in.b, int(in.xa), int(in.xb))) {
+      if (q.obligations) {
+        // The encoding differs from the semantics on this model: some decision or fact of
+        // the analysis is wrong (the facts are proven only after the goal's phase).
+        rc.verdict = smt::Verdict::Unknown;
+        std::vector<std::string> bad = smt::checkAbstraction(enc->store(), 1);
+        std::vector<std::string> failed;
+        if (bad.empty()) failed = enc->failedFacts(r.model);
+        rc.reason = "the solver's model does not replay: " +
+                    (!bad.empty() ? "the analysis' claims do not check (" + bad[0] + ")"
+                     : !failed.empty() ? "a fact of the analysis fails on it (" + failed[0] + ")"
+                                       : std::string("no fact fails on it"));
+        return rc;
+      }
       throw std::logic_error("solver model does not replay in the reference evaluator (region " +
                              region.str() + ", " + backend.name() + ")");
+    }
     rc.cex = in;
+  } else if (r.verdict == smt::Verdict::Unsat && q.obligations &&
+             !smt::checkAbstraction(enc->store(), 1).empty()) {
+    rc.verdict = smt::Verdict::Unknown;
+    rc.reason = "the analysis' claims do not check: " + smt::checkAbstraction(enc->store(), 1)[0];
+    return rc;
   } else if (r.verdict == smt::Verdict::Unsat) {
     const std::string text = enc->smtlib2();
     rc.proof.region = region;
@@ -295,6 +322,10 @@ RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &
     rc.proof.sha256 = certs::sha256Hex(text);
     rc.proof.bytes = text.size();
     rc.proof.constantFalse = enc->constantFalse();
+    rc.proof.obligations = q.obligations;
+    rc.proof.phases = enc->store().phaseCount();
+    rc.proof.facts = enc->facts();
+    rc.proof.decisions = enc->decisions();
     if (keepText) rc.proof.smt2 = text;
   }
   return rc;

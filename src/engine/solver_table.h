@@ -34,6 +34,11 @@ struct ProofRecord {
   /// The query is the constant false (the encoder's analysis decided the region; the
   /// solver's "unsat" involved no reasoning). docs/solver.md.
   bool constantFalse = false;
+  /// Obligations mode: the query's phases (goal first, then one per fact), the facts the
+  /// solver proved and the decisions the arithmetic checker verified.
+  bool obligations = false;
+  int phases = 1;
+  size_t facts = 0, decisions = 0;
 };
 
 /// The answer of one solver query on one region.

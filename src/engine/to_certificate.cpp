@@ -45,6 +45,8 @@ certs::Certificate certificateOf(const PairQuery &q, const SolverTableResult &r)
     cp.querySha256 = p.sha256;
     cp.queryBytes = long(p.bytes);
     cp.constantFalse = p.constantFalse;
+    if (p.obligations)
+      cp.obligations = certs::Proof::Obligations{long(p.phases), long(p.facts), long(p.decisions)};
     cp.query = p.smt2;
     c.proofs.push_back(cp);
   }

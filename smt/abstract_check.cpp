@@ -1,0 +1,274 @@
+// smt/abstract_check.cpp — the independent check of the abstract analysis (see abstract_check.h).
+#include "smt/abstract_check.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+namespace mxcert::smt {
+
+namespace {
+
+constexpr unsigned kZeroTz = 4096;  // the granularity the store gives the constant 0
+
+unsigned tzOfValue(const Integer &v) { return v.isZero() ? kZeroTz : v.trailingZeros(); }
+
+/// floor(v / 2^j).
+Integer floorShift(const Integer &v, unsigned j) { return v >> j; }
+
+/// [lo, hi] * c.
+Interval times(const Interval &r, const Integer &c) {
+  Integer a = r.lo * c, b = r.hi * c;
+  return a <= b ? Interval{a, b} : Interval{b, a};
+}
+
+bool covers(const Interval &claimed, const Interval &sound) { return claimed.lo <= sound.lo && sound.hi <= claimed.hi; }
+
+std::string show(const Interval &r) { return "[" + r.lo.str() + ", " + r.hi.str() + "]"; }
+
+class Checker {
+public:
+  Checker(const TermStore &s, size_t limit) : s_(s), limit_(limit) {}
+
+  std::vector<std::string> run() {
+    for (const Decision &d : s_.decisions())
+      if (d.kind == Decision::Kind::Refine) refined_[d.x] = d.iv;
+    for (const Decision &d : s_.decisions()) {
+      if (d.kind == Decision::Kind::Division || d.kind == Decision::Kind::CondDivision) {
+        divOf_[d.q] = &d;
+        if (s_.node(TermRef{d.r}).op == Op::IntVar) divOf_[d.r] = &d;
+      } else if (d.kind == Decision::Kind::Abstraction || d.kind == Decision::Kind::LocalCopy) {
+        freshOf_[d.q] = &d;
+      }
+    }
+    for (uint32_t id = 0; id < s_.size() && out_.size() < limit_; ++id) node(id);
+    for (const Decision &d : s_.decisions()) {
+      if (out_.size() >= limit_) break;
+      decision(d);
+    }
+    return out_;
+  }
+
+private:
+  const Node &N(uint32_t id) const { return s_.node(TermRef{id}); }
+  void fail(const std::string &m) {
+    if (out_.size() < limit_) out_.push_back(m);
+  }
+
+  void node(uint32_t id) {
+    const Node &n = N(id);
+    const std::string at = "node t" + std::to_string(id);
+    Interval sound;
+    unsigned tz = 0;
+    std::optional<std::vector<Integer>> vals;
+    switch (n.op) {
+    case Op::IntConst:
+      sound = {n.c, n.c};
+      tz = tzOfValue(n.c);
+      vals = std::vector<Integer>{n.c};
+      break;
+    case Op::IntVar: {
+      sound = n.declared;
+      auto r = refined_.find(id);
+      if (r != refined_.end()) sound = {max(sound.lo, r->second.lo), min(sound.hi, r->second.hi)};
+      tz = 0;
+      auto dv = divOf_.find(id);
+      if (dv != divOf_.end()) {
+        const Decision &d = *dv->second;
+        const Node &x = N(d.x);
+        if (id == d.r) tz = std::min(x.tz, d.j);
+        else if (d.kind == Decision::Kind::Division && x.tz > d.j && x.tz < kZeroTz) tz = x.tz - d.j;
+      }
+      if (sound.hi - sound.lo < Integer(int64_t(kMaxValues))) {
+        std::vector<Integer> v;
+        for (Integer x = sound.lo; x <= sound.hi; x += 1) v.push_back(x);
+        vals = std::move(v);
+      }
+      break;
+    }
+    case Op::Ite: {
+      const Node &a = N(n.args[1]), &b = N(n.args[2]);
+      sound = {min(a.range.lo, b.range.lo), max(a.range.hi, b.range.hi)};
+      tz = std::min(a.tz, b.tz);
+      if (a.values && b.values) {
+        std::vector<Integer> v = *a.values;
+        v.insert(v.end(), b.values->begin(), b.values->end());
+        vals = std::move(v);
+      }
+      break;
+    }
+    case Op::Lin: {
+      sound = {n.c, n.c};
+      tz = tzOfValue(n.c);
+      for (size_t i = 0; i < n.args.size(); ++i) {
+        const Node &a = N(n.args[i]);
+        Interval t = times(a.range, n.coefs[i]);
+        sound.lo = sound.lo + t.lo;
+        sound.hi = sound.hi + t.hi;
+        tz = std::min(tz, std::min(kZeroTz, tzOfValue(n.coefs[i]) + a.tz));
+      }
+      if (n.args.size() == 1 && N(n.args[0]).values) {
+        std::vector<Integer> v;
+        for (const Integer &x : *N(n.args[0]).values) v.push_back(x * n.coefs[0] + n.c);
+        vals = std::move(v);
+      } else if (n.args.size() == 2 && N(n.args[0]).values && N(n.args[1]).values &&
+                 N(n.args[0]).values->size() * N(n.args[1]).values->size() <= 4096) {
+        std::vector<Integer> v;
+        for (const Integer &x : *N(n.args[0]).values)
+          for (const Integer &y : *N(n.args[1]).values) v.push_back(x * n.coefs[0] + y * n.coefs[1] + n.c);
+        vals = std::move(v);
+      }
+      // Bounds through refined linear terms R (asserted): n = c R + rest.
+      for (const auto &[rid, iv] : refined_) {
+        (void)iv;
+        const Node &R = N(rid);
+        if (R.op != Op::Lin || rid == id) continue;
+        auto pos = std::find(n.args.begin(), n.args.end(), R.args[0]);
+        if (pos == n.args.end()) continue;
+        const Integer &cn = n.coefs[size_t(pos - n.args.begin())];
+        Integer c = Integer(cn.toBig() / R.coefs[0].toBig());
+        if (!(c * R.coefs[0] == cn)) continue;
+        std::vector<bool> used(n.args.size(), false);
+        bool ok = true;
+        for (size_t i = 0; i < R.args.size() && ok; ++i) {
+          auto it = std::find(n.args.begin(), n.args.end(), R.args[i]);
+          if (it == n.args.end() || !(n.coefs[size_t(it - n.args.begin())] == c * R.coefs[i])) ok = false;
+          else used[size_t(it - n.args.begin())] = true;
+        }
+        if (!ok) continue;
+        Interval tot = times(R.range, c);
+        tot.lo = tot.lo + n.c - c * R.c;
+        tot.hi = tot.hi + n.c - c * R.c;
+        for (size_t i = 0; i < n.args.size(); ++i) {
+          if (used[i]) continue;
+          Interval t = times(N(n.args[i]).range, n.coefs[i]);
+          tot.lo = tot.lo + t.lo;
+          tot.hi = tot.hi + t.hi;
+        }
+        sound = {max(sound.lo, tot.lo), min(sound.hi, tot.hi)};
+      }
+      auto r = refined_.find(id);
+      if (r != refined_.end()) sound = {max(sound.lo, r->second.lo), min(sound.hi, r->second.hi)};
+      break;
+    }
+    default:
+      return;  // Boolean nodes carry no claim (only constants are known)
+    }
+    if (vals) {
+      std::sort(vals->begin(), vals->end());
+      vals->erase(std::unique(vals->begin(), vals->end()), vals->end());
+      // Only values inside the sound interval are possible.
+      vals->erase(std::remove_if(vals->begin(), vals->end(), [&](const Integer &v) { return !sound.contains(v); }),
+                  vals->end());
+      if (!vals->empty()) sound = {max(sound.lo, vals->front()), min(sound.hi, vals->back())};
+    }
+    if (sound.lo > sound.hi) return;  // no value at all: every claim holds vacuously
+    if (!covers(n.range, sound))
+      fail(at + ": interval " + show(n.range) + " does not contain " + show(sound));
+    if (n.tz > tz && !(sound.lo.isZero() && sound.hi.isZero()))
+      fail(at + ": granularity " + std::to_string(n.tz) + " exceeds " + std::to_string(tz));
+    if (n.values) {
+      if (!vals) {
+        fail(at + ": a value set that no step justifies");
+      } else {
+        for (const Integer &v : *vals)
+          if (!std::binary_search(n.values->begin(), n.values->end(), v)) {
+            fail(at + ": value set misses " + v.str());
+            break;
+          }
+      }
+    }
+  }
+
+  void decision(const Decision &d) {
+    const Node &x = N(d.x);
+    const std::string at = "decision on t" + std::to_string(d.x);
+    switch (d.kind) {
+    case Decision::Kind::Compare: {
+      bool ok;
+      if (d.op == Op::Le0)
+        ok = d.value ? x.range.hi.sign() <= 0 : x.range.lo.sign() > 0;
+      else
+        ok = d.value ? (x.range.lo.isZero() && x.range.hi.isZero())
+                     : (x.range.lo.sign() > 0 || x.range.hi.sign() < 0 ||
+                        (x.values && !std::binary_search(x.values->begin(), x.values->end(), Integer(0))));
+      if (!ok)
+        fail(at + ": " + (d.op == Op::Le0 ? "t <= 0" : "t == 0") + " folded to " + (d.value ? "true" : "false") +
+             " but t lies in " + show(x.range));
+      return;
+    }
+    case Decision::Kind::QuotientKnown:
+      if (!(floorShift(x.range.lo, d.j) == d.k && floorShift(x.range.hi, d.j) == d.k))
+        fail(at + ": quotient by 2^" + std::to_string(d.j) + " taken as " + d.k.str() + " for " + show(x.range));
+      return;
+    case Decision::Kind::Division: {
+      const Node &q = N(d.q);
+      if (!covers(q.declared, {floorShift(x.range.lo, d.j), floorShift(x.range.hi, d.j)}))
+        fail(at + ": quotient declared " + show(q.declared) + " for a dividend in " + show(x.range));
+      const Node &r = N(d.r);
+      if (r.op == Op::IntVar) {
+        Integer hi = Integer::pow2(d.j) - 1;
+        if (x.range.lo.sign() >= 0 && x.range.hi < hi) hi = x.range.hi;
+        if (!covers(r.declared, {Integer(0), hi})) fail(at + ": remainder declared " + show(r.declared));
+      } else if (!(r.op == Op::IntConst && r.c.isZero() && x.tz >= d.j)) {
+        fail(at + ": remainder taken as 0 without granularity " + std::to_string(d.j));
+      }
+      return;
+    }
+    case Decision::Kind::CondDivision:
+      if (N(d.q).tz != 0) fail(at + ": a conditional quotient with a granularity");
+      return;
+    case Decision::Kind::Values: {
+      std::set<Integer> allowed(d.vals.begin(), d.vals.end());
+      if (x.values) {
+        for (const Integer &v : *x.values)
+          if (!allowed.count(v)) {
+            fail(at + ": a case split misses the value " + v.str());
+            return;
+          }
+      } else if (x.range.hi - x.range.lo >= Integer(int64_t(d.vals.size()))) {
+        fail(at + ": a case split over " + std::to_string(d.vals.size()) + " values for " + show(x.range));
+      } else {
+        for (Integer v = x.range.lo; v <= x.range.hi; v += 1)
+          if (!allowed.count(v)) {
+            fail(at + ": a case split misses the value " + v.str());
+            return;
+          }
+      }
+      return;
+    }
+    case Decision::Kind::Refine:
+      return;  // an assertion of the query
+    case Decision::Kind::Abstraction: {
+      const Node &k = N(d.q);
+      if (x.range.lo == x.range.hi) return;
+      const Integer klo = -floorShift(-x.range.lo, d.j), khi = floorShift(x.range.hi, d.j);
+      if (!covers(k.declared, {klo, khi}) || x.tz < d.j)
+        fail(at + ": its abstraction 2^" + std::to_string(d.j) + " * " + show(k.declared) + " misses values of " +
+             show(x.range));
+      return;
+    }
+    case Decision::Kind::LocalCopy: {
+      const Node &c = N(d.q);
+      if (!covers(c.declared, x.declared) || c.tz != 0)
+        fail(at + ": its local copy is declared " + show(c.declared) + " for " + show(x.declared));
+      return;
+    }
+    }
+  }
+
+  const TermStore &s_;
+  size_t limit_;
+  std::vector<std::string> out_;
+  std::unordered_map<uint32_t, Interval> refined_;
+  std::unordered_map<uint32_t, const Decision *> divOf_, freshOf_;
+};
+
+}  // namespace
+
+std::vector<std::string> checkAbstraction(const TermStore &store, size_t limit) {
+  return Checker(store, limit).run();
+}
+
+}  // namespace mxcert::smt
