@@ -26,7 +26,9 @@ std::set<std::string> solverOptions() {
 }
 
 engine::PairQuery parseQuery(const Args &args) {
-  return engine::PairQuery{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),
+  ModelConfig cfg = parseConfig(args);
+  if (cfg.nvfp4()) throw UsageError(kNvfp4OnlyExhaustive);
+  return engine::PairQuery{cfg, parsePlacementOpt(args, "lhs", Placement::Pre),
                            parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
 }
 
