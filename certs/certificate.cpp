@@ -325,9 +325,11 @@ GuardTable guardTableFromJson(const json &j) {
       GuardTable t{configFromJson(field(j, "config", "guard table")), placementField(j, "lhs"),
                    placementField(j, "rhs"), relationField(j), guardFromJson(field(j, "agree", "guard table")),
                    false};
+      rejectNvfp4Table(t.config);
       return t;
     }
     Certificate c = certificateFromJson(j);
+    rejectNvfp4Table(c.config);
     return GuardTable{c.config, c.lhs, c.rhs, c.relation, c.agree, c.engine == "solver"};
   } catch (const json::exception &e) {
     throw SchemaError(std::string("malformed guard table: ") + e.what());

@@ -51,7 +51,7 @@ Relation relationField(const json &j) {
 
 ModelConfig configField(const json &j, const std::string &where) {
   ModelConfig c = configFromJson(field(j, "config", where));
-  onlyKeys(j.at("config"), {"a", "b", "acc", "round", "subnormals", "k", "tree"}, "config");
+  onlyKeys(j.at("config"), {"a", "b", "acc", "round", "subnormals", "k", "tree", "scale"}, "config");
   return c;
 }
 
@@ -69,13 +69,16 @@ Guard agreeField(const json &j, const std::string &where) {
 }
 
 json configToJson(const ModelConfig &cfg) {
-  return json{{"a", cfg.a.name},
+  json j{{"a", cfg.a.name},
               {"b", cfg.b.name},
               {"acc", cfg.acc.fmt.name},
               {"round", toString(cfg.acc.rounding)},
               {"subnormals", toString(cfg.acc.subnormals)},
               {"k", cfg.k()},
               {"tree", cfg.tree.sexpr()}};
+  // Written only for NVFP4, so that every MX document keeps its bytes.
+  if (cfg.nvfp4()) j["scale"] = toString(cfg.scale);
+  return j;
 }
 
 ModelConfig configFromJson(const json &j) {
@@ -100,12 +103,25 @@ ModelConfig configFromJson(const json &j) {
     depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
     if (depth > 2 * kMaxK) throw SchemaError("config.tree: nested deeper than " + std::to_string(2 * kMaxK));
   }
+  ScaleFormat scale = ScaleFormat::E8M0;
+  if (j.contains("scale")) {
+    auto sc = parseScaleFormat(getString(j, "scale"));
+    if (!sc) throw SchemaError("config.scale: expected e8m0 or e4m3");
+    scale = *sc;
+  }
+  if (scale == ScaleFormat::E4M3 && (fa->name != "e2m1" || fb->name != "e2m1"))
+    throw SchemaError("config.scale: e4m3 scales (nvfp4) need e2m1 elements");
   try {
     Tree t = Tree::parse(tree, int(k));
-    return ModelConfig{*fa, *fb, AccSpec{*acc, *r, *s}, t};
+    return ModelConfig{*fa, *fb, AccSpec{*acc, *r, *s}, t, scale};
   } catch (const TreeError &e) {
     throw SchemaError(std::string("config.tree: ") + e.what());
   }
+}
+
+void rejectNvfp4Table(const ModelConfig &cfg) {
+  if (cfg.nvfp4())
+    throw SchemaError("config.scale: e4m3 (nvfp4) tables are not supported by this reader yet (it indexes e8m0 codes)");
 }
 
 json regionToJson(const Region &r) {

@@ -19,10 +19,14 @@ struct SchemaError : std::runtime_error {
 };
 
 /// {"a": "e2m1", "b": "e2m1", "acc": "f32", "round": "rne", "subnormals": "keep", "k": 2,
-///  "tree": "(0 1)"}
+///  "tree": "(0 1)"}, plus "scale": "e4m3" for NVFP4 (absent means e8m0)
 nlohmann::json configToJson(const ModelConfig &cfg);
 /// Inverse of configToJson; throws SchemaError naming the offending field.
 ModelConfig configFromJson(const nlohmann::json &j);
+
+/// Throws SchemaError for an NVFP4 (e4m3-scale) configuration: the guard-table consumers
+/// (export, the MLIR pass, plots, the Python module) index e8m0 codes and do not read them yet.
+void rejectNvfp4Table(const ModelConfig &cfg);
 
 /// {"xa": [lo, hi], "xb": [lo, hi], "e": [lo, hi]}
 nlohmann::json regionToJson(const Region &r);
@@ -47,7 +51,7 @@ Placement placementField(const nlohmann::json &j, const std::string &key);
 /// Reads the required field "relation" (bitwise or value); throws SchemaError.
 Relation relationField(const nlohmann::json &j);
 /// Reads the required field "config" of `j` (configFromJson, with no keys but a, b, acc,
-/// round, subnormals, k, tree); `where` names `j` in messages. Throws SchemaError.
+/// round, subnormals, k, tree, scale); `where` names `j` in messages. Throws SchemaError.
 ModelConfig configField(const nlohmann::json &j, const std::string &where);
 /// Reads the required field "engine": solver or exhaustive. Throws SchemaError.
 std::string engineField(const nlohmann::json &j);

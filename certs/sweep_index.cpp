@@ -155,6 +155,7 @@ GuardTable indexedTableFromJson(const IndexEntry &e, const json &j) {
                                                                          : nullptr;
   if (differs)
     throw SchemaError(what + ": not the entry's table (its '" + differs + "' differs from the index's)");
+  rejectNvfp4Table(c.config);
   return GuardTable{c.config, c.lhs, c.rhs, c.relation, c.agree, c.engine == "solver"};
 }
 

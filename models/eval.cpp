@@ -1,6 +1,8 @@
 // models/eval.cpp — the reference evaluator and IEEE encodings.
 #include "models/eval.h"
 
+#include "models/nvfp4.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -24,13 +26,19 @@ std::vector<CVal> evaluatePlacements(const ModelConfig &cfg, const std::vector<P
                                      const ConcreteInput &in) {
   if (in.a.size() != size_t(cfg.k()) || in.b.size() != size_t(cfg.k()))
     throw std::invalid_argument("expected " + std::to_string(cfg.k()) + " elements per operand");
-  if (in.xa > 255 || in.xb > 255) throw std::invalid_argument("scale code out of range 0..255");
+  if (cfg.nvfp4()) {
+    if (in.xa > unsigned(E4m3ScaleCode::kMaxCode) || in.xb > unsigned(E4m3ScaleCode::kMaxCode))
+      throw std::invalid_argument("e4m3 scale code out of range 0..127");
+  } else if (in.xa > 255 || in.xb > 255) {
+    throw std::invalid_argument("scale code out of range 0..255");
+  }
   ConcreteDomain d;
   BlockInput<ConcreteDomain> bi{decodeElements(cfg.a, in.a), decodeElements(cfg.b, in.b),
                                 Integer(int64_t(in.xa)), Integer(int64_t(in.xb))};
   std::vector<CVal> out;
   out.reserve(ps.size());
-  for (Placement p : ps) out.push_back(evalPlacement(d, p, cfg, bi));
+  for (Placement p : ps)
+    out.push_back(cfg.nvfp4() ? evalNvfp4Placement(d, p, cfg, bi) : evalPlacement(d, p, cfg, bi));
   return out;
 }
 

@@ -16,14 +16,15 @@ using CVal = Val<ConcreteDomain>;
 /// Concrete inputs of one block: element codes and scale codes.
 struct ConcreteInput {
   std::vector<unsigned> a, b;  ///< element codes, k each
-  unsigned xa = 127, xb = 127; ///< scale codes, 0..255
+  unsigned xa = 127, xb = 127; ///< scale codes, 0..255 (e8m0) or 0..127 (e4m3)
 };
 
 /// Decodes element codes into exact values (the generic decoder on concrete integers).
 std::vector<CVal> decodeElements(const ElementFormat &f, const std::vector<unsigned> &codes);
 
 /// Evaluates the given placements on one input. Preconditions (checked, std::invalid_argument):
-/// k codes per operand, codes in range, scale codes in 0..255.
+/// k codes per operand, codes in range, scale codes in 0..255 (0..127 for NVFP4 configs, whose
+/// placements are those of models/nvfp4.h).
 std::vector<CVal> evaluatePlacements(const ModelConfig &cfg, const std::vector<Placement> &ps,
                                      const ConcreteInput &in);
 /// Evaluates one placement.

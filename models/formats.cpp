@@ -84,6 +84,14 @@ std::optional<Subnormals> parseSubnormals(const std::string &s) {
   return std::nullopt;
 }
 
+const char *toString(ScaleFormat s) { return s == ScaleFormat::E8M0 ? "e8m0" : "e4m3"; }
+
+std::optional<ScaleFormat> parseScaleFormat(const std::string &s) {
+  if (s == "e8m0") return ScaleFormat::E8M0;
+  if (s == "e4m3") return ScaleFormat::E4M3;
+  return std::nullopt;
+}
+
 ElementValue decodeElementCode(const ElementFormat &f, unsigned code) {
   if (code >= f.numCodes()) throw std::out_of_range("element code out of range");
   ElementValue v;

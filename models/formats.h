@@ -109,6 +109,21 @@ struct ScaleCode {
   static constexpr int kMaxFinite = 254;
 };
 
+/// The format of a block's scale codes: MX's e8m0 (a power of two, codes 0..254, 255 NaN)
+/// or NVFP4's e4m3 (a positive e4m3 value, codes 0..126; 0 is a zero scale, 127 = 0x7f NaN;
+/// docs/semantics.md).
+enum class ScaleFormat { E8M0, E4M3 };
+/// "e8m0" or "e4m3".
+const char *toString(ScaleFormat s);
+/// Parses a scale format name; nullopt when unknown.
+std::optional<ScaleFormat> parseScaleFormat(const std::string &s);
+
+/// The NVFP4 e4m3 scale: code x in 0..126 is the positive e4m3 value of x (0 is +0), 127 NaN.
+struct E4m3ScaleCode {
+  static constexpr int kNaN = 127;
+  static constexpr int kMaxCode = 127;  ///< the largest code a table covers (NaN included)
+};
+
 /// A decoded element code, exactly: class, sign, magnitude = n * 2^quantumExp.
 struct ElementValue {
   bool nan = false;

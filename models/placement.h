@@ -40,7 +40,11 @@ struct ModelConfig {
   ElementFormat b;
   AccSpec acc;
   Tree tree;
+  /// The scale format: e8m0 (MX, SPEC §5) or e4m3 (NVFP4, models/nvfp4.h).
+  ScaleFormat scale = ScaleFormat::E8M0;
   int k() const { return tree.k(); }
+  /// Whether the blocks are NVFP4 (e4m3 scales).
+  bool nvfp4() const { return scale == ScaleFormat::E4M3; }
 };
 
 /// The inputs of one block: decoded elements and the two scale codes (0..255).

@@ -13,7 +13,8 @@ _mxcert() {
   cmd="${COMP_WORDS[1]}"
   case "$prev" in
     --a|--b) COMPREPLY=($(compgen -W "e2m1 e2m3 e3m2 e4m3 e5m2" -- "$cur")); return ;;
-    --format) COMPREPLY=($(compgen -W "mxfp4 mxfp6 mxfp8" -- "$cur")); return ;;
+    --format) COMPREPLY=($(compgen -W "mxfp4 mxfp6 mxfp8 nvfp4" -- "$cur")); return ;;
+    --scale) COMPREPLY=($(compgen -W "e8m0 e4m3" -- "$cur")); return ;;
     --acc) COMPREPLY=($(compgen -W "f32 bf16 f16 f64" -- "$cur")); return ;;
     --round) COMPREPLY=($(compgen -W "rne rtz" -- "$cur")); return ;;
     --subnormals) COMPREPLY=($(compgen -W "keep ftz" -- "$cur")); return ;;

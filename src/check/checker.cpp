@@ -4,6 +4,7 @@
 #include "certs/sha256.h"
 #include "models/domain.h"
 #include "models/eval.h"
+#include "models/nvfp4.h"
 #include "models/value_io.h"
 #include "smt/abstract_check.h"
 #include "smt/backend.h"
@@ -17,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 
 namespace mxcert::check {
 
@@ -117,7 +119,12 @@ void checkAgree(Ctx &x) {
           std::to_string(x.c.agree.regions.size()) + " disjoint region(s), " + std::to_string(n) + " code pairs", t0);
 }
 
-/// Coverage: the agree set and the refuted pairs partition 0..254 x 0..254.
+/// The number of scale codes per side of the certificate's code space: 255 (e8m0, codes
+/// 0..254) or 128 (NVFP4's e4m3, codes 0..127).
+int codeSpace(const ModelConfig &cfg) { return cfg.nvfp4() ? E4m3ScaleCode::kMaxCode + 1 : kNumCodes; }
+
+/// Coverage: the agree set and the refuted pairs partition the code space (0..254 x 0..254,
+/// or 0..127 x 0..127 for NVFP4, outside which no pair may be claimed).
 void checkCoverage(Ctx &x) {
   const auto t0 = Clock::now();
   Failures overlap(x.opt.maxReported);
@@ -165,15 +172,23 @@ void checkCoverage(Ctx &x) {
                   std::to_string(region) + " (" + x.c.agree.regions[size_t(region)].str() + ")");
     }
   }
-  long gap = 0, refutedCount = 0;
-  int ga = -1, gb = -1;
+  long gap = 0, refutedCount = 0, outside = 0;
+  int ga = -1, gb = -1, oa = -1, ob = -1;
+  const int n = codeSpace(x.c.config);
   for (int a = 0; a < kNumCodes; ++a)
     for (int b = 0; b < kNumCodes; ++b) {
+      if (a >= n || b >= n) {
+        if ((x.agree.get(a, b) || anyRefuted.get(a, b)) && outside++ == 0) oa = a, ob = b;
+        continue;
+      }
       if (anyRefuted.get(a, b) && !x.agree.get(a, b)) ++refutedCount;
       if (!x.agree.get(a, b) && !anyRefuted.get(a, b) && gap++ == 0) ga = a, gb = b;
     }
-  Failures f(x.opt.maxReported + 1);
+  Failures f(x.opt.maxReported + 2);
   if (overlap.any()) f.add("overlap: " + overlap.str());
+  if (outside > 0)
+    f.add("outside: " + std::to_string(outside) + " claimed code pair(s) lie outside the e4m3 codes 0..127, e.g. " +
+          pairStr(oa, ob));
   if (gap > 0)
     f.add("gap: " + std::to_string(gap) + " code pair(s) are neither in the agree set nor refuted by a witness, e.g. " +
           pairStr(ga, gb));
@@ -182,7 +197,7 @@ void checkCoverage(Ctx &x) {
   else
     x.add("coverage", Status::Holds,
           std::to_string(x.agree.count()) + " agree + " + std::to_string(refutedCount) +
-              " refuted = 65025 code pairs, no overlap, no gap",
+              " refuted = " + std::to_string(long(n) * n) + " code pairs, no overlap, no gap",
           t0);
 }
 
@@ -190,7 +205,8 @@ void checkCoverage(Ctx &x) {
 void checkWitnesses(Ctx &x) {
   const auto t0 = Clock::now();
   const ModelConfig &cfg = x.c.config;
-  const bool eOnly = dependsOnEOnly(x.c.lhs) && dependsOnEOnly(x.c.rhs);
+  // NVFP4's pre and post depend on the scale product, not on e: no memo by e there.
+  const bool eOnly = !cfg.nvfp4() && dependsOnEOnly(x.c.lhs) && dependsOnEOnly(x.c.rhs);
   Failures f(x.opt.maxReported);
   for (size_t w = 0; w < x.c.witnesses.size(); ++w) {
     const certs::CertWitness &cw = x.c.witnesses[w];
@@ -213,8 +229,9 @@ void checkWitnesses(Ctx &x) {
     in.a = cw.a;
     in.b = cw.b;
     const CodeSet &s = x.refuted[w];
-    for (int a = 0; a < kNumCodes; ++a)
-      for (int b = 0; b < kNumCodes; ++b) {
+    const int n = codeSpace(cfg);  // pairs outside it are coverage's failure, not replayed
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) {
         if (!s.get(a, b)) continue;
         if ((x.rep.pairsReplayed & 1023) == 0 && x.opt.budget && x.opt.budget->passed()) {
           if (f.any())  // a false claim found so far stays the verdict
@@ -505,8 +522,124 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
         "region " + region.str() + ": " + (matched.empty() ? "" : matched + "; ") + "unsat with " + proven + how, t0);
 }
 
+/// The largest number of block evaluations the checker spends on proving an NVFP4 agree set.
+constexpr long kMaxNvfp4Evaluations = 1L << 25;
+
+/// The element pairs (a, b) of an NVFP4 code pair that give distinct joint leaf states
+/// (lhs leaf, rhs leaf): one representative per state, with both leaves.
+struct LeafClasses {
+  std::vector<std::pair<unsigned, unsigned>> codes;  ///< a representative (a code, b code)
+  std::vector<CVal> leaf[2];                         ///< its lhs and rhs leaf values
+};
+
+/// The leaf classes of code pair (xa, xb): every placement is root(Tree(leaf(a_i, b_i))), so
+/// a block's two results depend on each element pair only through its joint leaf state.
+LeafClasses nvfp4LeafClasses(const ModelConfig &cfg, Placement lhs, Placement rhs, int xa, int xb,
+                             const std::vector<CVal> &dec) {
+  ConcreteDomain d;
+  const Nvfp4Scales<ConcreteDomain> sc = makeNvfp4Scales(d, Integer(xa), Integer(xb));
+  LeafClasses out;
+  std::unordered_multimap<size_t, size_t> seen;
+  for (unsigned ca = 0; ca < dec.size(); ++ca)
+    for (unsigned cb = 0; cb < dec.size(); ++cb) {
+      const CVal l = canonical(nvfp4Leaf(d, lhs, cfg, dec[ca], dec[cb], sc));
+      const CVal r = canonical(nvfp4Leaf(d, rhs, cfg, dec[ca], dec[cb], sc));
+      const size_t h = hashState(l) * 1000003u ^ hashState(r);
+      bool dup = false;
+      for (auto [it, end] = seen.equal_range(h); it != end && !dup; ++it)
+        dup = sameState(out.leaf[0][it->second], l) && sameState(out.leaf[1][it->second], r);
+      if (dup) continue;
+      seen.emplace(h, out.codes.size());
+      out.codes.push_back({ca, cb});
+      out.leaf[0].push_back(l);
+      out.leaf[1].push_back(r);
+    }
+  return out;
+}
+
+/// The agree set of an NVFP4 exhaustive table, proven by the checker itself (no solver
+/// encoding of e4m3 scales exists yet): for every agree pair, every k-tuple of leaf classes
+/// (all inputs, up to element pairs with the same joint leaf state) is evaluated with the
+/// generic semantics (evalTree, nvfp4Root) and the two results compared. Beyond
+/// kMaxNvfp4Evaluations evaluations the claim is unknown.
+void checkNvfp4Agree(Ctx &x) {
+  const auto t0 = Clock::now();
+  const ModelConfig &cfg = x.c.config;
+  const int k = cfg.k();
+  const std::string claim = "agree (nvfp4, proven by enumeration)";
+  std::vector<unsigned> codes(cfg.a.numCodes());
+  for (unsigned i = 0; i < codes.size(); ++i) codes[i] = i;
+  const std::vector<CVal> dec = decodeElements(cfg.a, codes);
+  ConcreteDomain d;
+  Failures f(x.opt.maxReported);
+  long evaluations = 0;
+  const Placement ps[2] = {x.c.lhs, x.c.rhs};
+  for (int a = 0; a <= E4m3ScaleCode::kMaxCode; ++a)
+    for (int b = 0; b <= E4m3ScaleCode::kMaxCode; ++b) {
+      if (!x.agree.get(a, b)) continue;
+      if (x.opt.budget && x.opt.budget->passed()) {
+        x.add(claim, f.any() ? Status::False : Status::Unknown,
+              f.any() ? f.str() : "not finished: " + x.opt.budget->stopReason(), t0);
+        return;
+      }
+      const LeafClasses lc = nvfp4LeafClasses(cfg, ps[0], ps[1], a, b, dec);
+      const long n = long(lc.codes.size());
+      long tuples = 1;
+      for (int i = 0; i < k && tuples <= kMaxNvfp4Evaluations; ++i) tuples *= n;
+      if (evaluations + tuples > kMaxNvfp4Evaluations) {
+        x.add(claim, f.any() ? Status::False : Status::Unknown,
+              f.any() ? f.str()
+                      : "not re-proven: " + pairStr(a, b) + " alone needs " + std::to_string(n) + "^" +
+                            std::to_string(k) + " evaluations, beyond the checker's cap of " +
+                            std::to_string(kMaxNvfp4Evaluations) + " for the whole table",
+              t0);
+        return;
+      }
+      const Nvfp4Scales<ConcreteDomain> sc = makeNvfp4Scales(d, Integer(a), Integer(b));
+      std::vector<size_t> pick(size_t(k), 0);
+      std::vector<CVal> leaves(static_cast<size_t>(k));
+      for (long t = 0; t < tuples; ++t) {
+        // The next k-tuple of class indices (an odometer, lowest position first).
+        for (size_t i = 0; t > 0 && i < pick.size() && ++pick[i] == size_t(n); ++i) pick[i] = 0;
+        CVal r[2];
+        for (int s = 0; s < 2; ++s) {
+          for (int i = 0; i < k; ++i) leaves[size_t(i)] = lc.leaf[s][pick[size_t(i)]];
+          r[s] = nvfp4Root(d, ps[s], cfg, evalTree(d, cfg.tree, leaves, cfg.acc), sc);
+        }
+        ++evaluations;
+        if (!isRelated(r[0], r[1], x.c.relation)) {
+          std::vector<unsigned> ca, cb;
+          for (int i = 0; i < k; ++i) {
+            ca.push_back(lc.codes[pick[size_t(i)]].first);
+            cb.push_back(lc.codes[pick[size_t(i)]].second);
+          }
+          f.add(pairStr(a, b) + " is in the agree set but a=" + codesStr(ca) + " b=" + codesStr(cb) + " gives " +
+                toString(ps[0]) + " " + toDecimal(r[0], cfg.acc.fmt) + ", " + toString(ps[1]) + " " +
+                toDecimal(r[1], cfg.acc.fmt));
+          break;
+        }
+      }
+    }
+  x.rep.evaluations += size_t(evaluations);
+  if (f.any())
+    x.add(claim, Status::False, f.str(), t0);
+  else
+    x.add(claim, Status::Holds,
+          std::to_string(x.agree.count()) + " agree pair(s): every input evaluated, up to element pairs with equal "
+              "leaves (" + std::to_string(evaluations) + " evaluations)",
+          t0);
+}
+
 /// All proofs (or the agree regions themselves for tables without stored proofs).
 void checkProofs(Ctx &x) {
+  if (x.c.config.nvfp4()) {
+    if (x.c.engine != "exhaustive" || !x.c.proofs.empty())
+      x.add("proofs", Status::False, "an nvfp4 certificate has no solver proofs (only --engine exhaustive so far)",
+            Clock::now());
+    else
+      checkNvfp4Agree(x);
+    return;
+  }
   std::map<std::string, std::unique_ptr<smt::Backend>> backends;
   if (x.c.proofs.empty() && x.c.engine == "exhaustive") {
     // An uncertified (exhaustive-engine) table: the checker proves the agree regions itself.

@@ -41,6 +41,10 @@ Pair pairOf(Placement a, Placement b) {
 
 RecomputedBound recomputeBoundParams(const ModelConfig &c, Placement lhs, Placement rhs, Relation rel) {
   RecomputedBound out;
+  if (c.nvfp4()) {
+    out.whyNot = "no closed form for nvfp4 (e4m3 scales are no powers of two)";
+    return out;
+  }
   if (c.acc.rounding != Rounding::RNE || c.acc.subnormals != Subnormals::Keep) {
     out.whyNot = "closed forms are derived for rne with subnormals kept only";
     return out;

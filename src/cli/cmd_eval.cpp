@@ -14,22 +14,32 @@ namespace mxcert::cli {
 
 namespace {
 
-/// Parses a scale-code selection: "N", "0xNN", "lo..hi" or "all" (0..255).
-std::pair<int, int> parseCodeRange(const std::string &name, const std::string &v) {
-  if (v == "all") return {0, 255};
+/// Parses a scale-code selection: "N", "0xNN", "lo..hi" or "all" (0..maxCode: 255 for e8m0,
+/// 127 for e4m3).
+std::pair<int, int> parseCodeRange(const std::string &name, const std::string &v, int maxCode) {
+  if (v == "all") return {0, maxCode};
   try {
     size_t dots = v.find("..");
     if (dots == std::string::npos) {
-      int c = int(parseIntIn(v, 0, 255, "--" + name));
+      int c = int(parseIntIn(v, 0, maxCode, "--" + name));
       return {c, c};
     }
-    int lo = int(parseIntIn(v.substr(0, dots), 0, 255, "--" + name));
-    int hi = int(parseIntIn(v.substr(dots + 2), 0, 255, "--" + name));
+    int lo = int(parseIntIn(v.substr(0, dots), 0, maxCode, "--" + name));
+    int hi = int(parseIntIn(v.substr(dots + 2), 0, maxCode, "--" + name));
     if (lo > hi) throw UsageError("--" + name + ": empty range " + v);
     return {lo, hi};
   } catch (const ValueError &e) {
-    throw UsageError(std::string(e.what()) + " (expected 0..255, lo..hi or all)");
+    throw UsageError(std::string(e.what()) + " (expected 0.." + std::to_string(maxCode) + ", lo..hi or all)");
   }
+}
+
+/// The largest scale code of a configuration: 255 (e8m0) or 127 (e4m3).
+int maxScaleCode(const ModelConfig &cfg) { return cfg.nvfp4() ? E4m3ScaleCode::kMaxCode : ScaleCode::kNaN; }
+
+/// The decimal value of an e4m3 scale code (NVFP4 rows print the scales instead of e).
+std::string e4m3ScaleText(int code) {
+  static const ElementFormat kE4m3 = *findElementFormat("e4m3");
+  return elementToString(kE4m3, unsigned(code));
 }
 
 /// Parses --placements: placement names separated by commas.
@@ -63,9 +73,11 @@ struct EvalRequest {
 /// The request of `args` (UsageError naming the first bad or missing option).
 EvalRequest parseEval(const Args &args) {
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-  EvalRequest r{parseConfig(args), parseRelationOpt(args),
-                parsePlacementList(args.get("placements", "pre,post,dequant,post2")),
-                parseCodeRange("xa", args.require("xa")), parseCodeRange("xb", args.require("xb")), {}};
+  const ModelConfig cfg = parseConfig(args);
+  const int maxCode = maxScaleCode(cfg);
+  EvalRequest r{cfg, parseRelationOpt(args), parsePlacementList(args.get("placements", "pre,post,dequant,post2")),
+                parseCodeRange("xa", args.require("xa"), maxCode), parseCodeRange("xb", args.require("xb"), maxCode),
+                {}};
   try {
     r.in.a = parseElementList(r.cfg.a, args.require("a-vals"));
     r.in.b = parseElementList(r.cfg.b, args.require("b-vals"));
@@ -105,7 +117,8 @@ std::string evalText(const EvalRequest &req) {
   std::string text;
   for (const EvalRow &row : evaluateAll(req)) {
     std::string line = "xa=" + std::to_string(row.xa) + " xb=" + std::to_string(row.xb) +
-                       " e=" + std::to_string(row.xa + row.xb - 254);
+                       (req.cfg.nvfp4() ? " sa=" + e4m3ScaleText(row.xa) + " sb=" + e4m3ScaleText(row.xb)
+                                        : " e=" + std::to_string(row.xa + row.xb - 254));
     for (size_t i = 0; i < ps.size(); ++i)
       line += std::string(" ") + toString(ps[i]) + "=" + toDecimal(row.r[i], af) + "/" +
               hexBits(encodeBits(row.r[i], af), af);
@@ -141,7 +154,15 @@ nlohmann::json evalReport(const Args &args) {
     for (size_t i = 0; i < ps.size(); ++i)
       for (size_t j = i + 1; j < ps.size(); ++j)
         relj[std::string(toString(ps[i])) + "~" + toString(ps[j])] = isRelated(row.r[i], row.r[j], req.rel);
-    results.push_back({{"xa", row.xa}, {"xb", row.xb}, {"e", row.xa + row.xb - 254}, {"values", vals}, {"related", relj}});
+    nlohmann::json res = {{"xa", row.xa}, {"xb", row.xb}, {"values", vals}, {"related", relj}};
+    // NVFP4 scales are no powers of two: the row names the two scale values instead of e.
+    if (req.cfg.nvfp4()) {
+      res["sa"] = e4m3ScaleText(row.xa);
+      res["sb"] = e4m3ScaleText(row.xb);
+    } else {
+      res["e"] = row.xa + row.xb - 254;
+    }
+    results.push_back(res);
   }
   nlohmann::json a = nlohmann::json::array(), b = nlohmann::json::array();
   for (unsigned c : req.in.a) a.push_back(elementToString(req.cfg.a, c));

@@ -26,7 +26,9 @@ std::set<std::string> solverOptions() {
 }
 
 engine::PairQuery parseQuery(const Args &args) {
-  engine::PairQuery q{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),
+  ModelConfig cfg = parseConfig(args);
+  if (cfg.nvfp4()) throw UsageError(kNvfp4OnlyExhaustive);
+  engine::PairQuery q{cfg, parsePlacementOpt(args, "lhs", Placement::Pre),
                       parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
   q.obligations = args.flag("obligations");
   return q;

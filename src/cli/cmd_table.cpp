@@ -19,10 +19,12 @@ namespace {
 /// table's text: the agree set, how each region was decided, the witnesses, the closed form.
 std::string summary(const certs::Certificate &c, bool complete) {
   const long agree = c.agree.toSet().count();
-  const long excluded = long(kNumCodes) * kNumCodes - agree;
+  // NVFP4 tables cover the e4m3 codes 0..127 on each side, MX tables the e8m0 codes 0..254.
+  const long side = c.config.nvfp4() ? E4m3ScaleCode::kMaxCode + 1 : kNumCodes;
+  const long excluded = side * side - agree;
   std::string t = "# mxcert table: " + describe(c.config) + "\n# " + toString(c.lhs) + " vs " +
                   toString(c.rhs) + ", relation " + toString(c.relation) + ", engine " + c.engine + "\n";
-  t += "agree: " + std::to_string(agree) + " of " + std::to_string(long(kNumCodes) * kNumCodes) +
+  t += "agree: " + std::to_string(agree) + " of " + std::to_string(side * side) +
        " code pairs, " + std::to_string(c.agree.regions.size()) + " region(s)\n";
   for (size_t i = 0; i < c.agree.regions.size(); ++i) {
     t += "  " + c.agree.regions[i].str();
@@ -88,6 +90,7 @@ TableOutcome runTable(const Args &args, const ProgressFn &progress) {
   const std::string eng = args.get("engine", "solver");
   q.obligations = args.flag("obligations");
   if (q.obligations && eng != "solver") throw UsageError("--obligations: only with --engine solver");
+  if (q.cfg.nvfp4() && eng == "solver") throw UsageError(kNvfp4OnlyExhaustive);
   // One budget for the whole command: --timeout (default: none) bounds everything, each
   // solver call is further limited by --query-timeout.
   const smt::Budget budget = parseBudget(args, 0);

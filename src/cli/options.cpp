@@ -105,7 +105,7 @@ std::string Args::require(const std::string &name) const {
 
 const std::set<std::string> &configOptions() {
   static const std::set<std::string> kOpts = {"a", "b", "format", "acc", "round", "subnormals",
-                                              "k", "tree"};
+                                              "k", "tree", "scale", "block"};
   return kOpts;
 }
 
@@ -122,16 +122,26 @@ ElementFormat elementOpt(const std::string &name, const std::string &v) {
 
 ModelConfig parseConfig(const Args &args) {
   std::string a, b;
+  ScaleFormat scale = ScaleFormat::E8M0;
+  if (auto sc = args.get("scale")) {
+    auto p = parseScaleFormat(*sc);
+    if (!p) throw UsageError("unknown --scale '" + *sc + "' (expected e8m0 or e4m3)");
+    scale = *p;
+  }
   if (auto f = args.get("format")) {
     if (args.get("a") || args.get("b")) throw UsageError("--format and --a/--b are exclusive");
-    if (*f == "mxfp4")
+    if (args.get("scale")) throw UsageError("--format and --scale are exclusive (the format names its scale)");
+    if (*f == "nvfp4") {
       a = b = "e2m1";
-    else if (*f == "mxfp6")
+      scale = ScaleFormat::E4M3;
+    } else if (*f == "mxfp4") {
+      a = b = "e2m1";
+    } else if (*f == "mxfp6")
       a = b = "e2m3";
     else if (*f == "mxfp8")
       a = b = "e4m3";
     else
-      throw UsageError("unknown --format '" + *f + "' (expected mxfp4, mxfp6 or mxfp8)");
+      throw UsageError("unknown --format '" + *f + "' (expected mxfp4, mxfp6, mxfp8 or nvfp4)");
   } else {
     if (!args.get("a") && !args.get("b")) throw UsageError("missing --a/--b (or --format)");
     // --b defaults to --a (a = b is the common case); --b alone is a forgotten --a.
@@ -140,6 +150,9 @@ ModelConfig parseConfig(const Args &args) {
     b = args.get("b", a);
   }
   ElementFormat fa = elementOpt("a", a), fb = elementOpt("b", b);
+  if (scale == ScaleFormat::E4M3 && (fa.name != "e2m1" || fb.name != "e2m1"))
+    throw UsageError("--scale e4m3 (nvfp4) needs e2m1 elements on both sides (got --a " + fa.name + " --b " +
+                     fb.name + ")");
   std::string accName = args.get("acc", "f32");
   auto acc = findAccFormat(accName);
   if (!acc) throw UsageError("unknown accumulator '" + accName + "' (expected f32, bf16, f16 or f64)");
@@ -153,15 +166,19 @@ ModelConfig parseConfig(const Args &args) {
   if (!ss) throw UsageError("unknown --subnormals '" + s + "' (expected keep or ftz)");
   spec.subnormals = *ss;
   long k;
+  if (args.get("k") && args.get("block")) throw UsageError("--k and --block are exclusive (both name the block size)");
+  const std::string kOpt = args.get("block") ? "block" : "k";
   try {
-    k = parseIntIn(args.require("k"), 1, kMaxK, "--k");
+    // NVFP4 blocks have 16 elements: the default when neither --k nor --block is given.
+    const std::string kText = scale == ScaleFormat::E4M3 ? args.get(kOpt, "16") : args.require(kOpt);
+    k = parseIntIn(kText, 1, kMaxK, "--" + kOpt);
   } catch (const ValueError &e) {
     throw UsageError(e.what());
   }
   std::string treeText = args.get("tree", "seq");
   try {
     Tree t = Tree::parse(treeText, int(k));
-    return ModelConfig{fa, fb, spec, t};
+    return ModelConfig{fa, fb, spec, t, scale};
   } catch (const TreeError &e) {
     throw UsageError(std::string("--tree: ") + e.what());
   }
@@ -246,7 +263,8 @@ smt::Budget parseBudget(const Args &args, double dfltTimeout) {
 std::string describe(const ModelConfig &cfg) {
   return "a=" + cfg.a.name + " b=" + cfg.b.name + " acc=" + cfg.acc.fmt.name +
          " round=" + toString(cfg.acc.rounding) + " subnormals=" + toString(cfg.acc.subnormals) +
-         " k=" + std::to_string(cfg.k()) + " tree=" + cfg.tree.sexpr();
+         " k=" + std::to_string(cfg.k()) + " tree=" + cfg.tree.sexpr() +
+         (cfg.nvfp4() ? std::string(" scale=") + toString(cfg.scale) : std::string());
 }
 
 void emit(const Args &args, const std::string &text) {

@@ -53,6 +53,7 @@ ClosedForm closedForm(const PairQuery &q) {
     cf.whyNot = why;
     return cf;
   };
+  if (c.nvfp4()) return no("no closed form for nvfp4: e4m3 scales are no powers of two (docs/semantics.md)");
   if (c.acc.rounding != Rounding::RNE) return no("closed forms are derived for --round rne only");
   if (c.acc.subnormals != Subnormals::Keep) return no("closed forms are derived for --subnormals keep only");
   Placement p1 = std::min(q.lhs, q.rhs), p2 = std::max(q.lhs, q.rhs);

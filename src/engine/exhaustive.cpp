@@ -1,6 +1,7 @@
 // src/engine/exhaustive.cpp — layered exhaustive execution (see exhaustive.h).
 #include "src/engine/exhaustive.h"
 
+#include "models/nvfp4.h"
 #include "src/engine/groups.h"
 
 #include <algorithm>
@@ -136,6 +137,7 @@ public:
       : q_(q), decA_(decA), decB_(decB), limit_(limit) {
     CD d;
     sc_ = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
+    if (q.cfg.nvfp4()) nv_ = makeNvfp4Scales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
     const Placement ps[2] = {q.lhs, q.rhs};
     leaves_.limit = limit;
     const int nB = int(decB.size());
@@ -143,8 +145,9 @@ public:
       for (int cb = 0; cb < nB; ++cb) {
         Joint j;
         for (int s = 0; s < 2; ++s) {
-          j.v[s] = canonical(placementLeaf(d, ps[s], q.cfg, decA[size_t(ca)], decB[size_t(cb)], sc_));
-          if (treeDependsOnE(ps[s]))
+          j.v[s] = canonical(q.cfg.nvfp4() ? nvfp4Leaf(d, ps[s], q.cfg, decA[size_t(ca)], decB[size_t(cb)], nv_)
+                                           : placementLeaf(d, ps[s], q.cfg, decA[size_t(ca)], decB[size_t(cb)], sc_));
+          if (treeDependsOnE(ps[s]) && !q.cfg.nvfp4())
             track_.add(scaleExact(d, mulExact(d, decA[size_t(ca)], decB[size_t(cb)]), sc_.e));
         }
         leaves_.insert(std::move(j), ca * nB + cb);
@@ -163,13 +166,15 @@ public:
   std::optional<Witness> checkRoot(int xa, int xb, Track &rootTrack, size_t &maxLayer) {
     CD d;
     Scales<CD> sc = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
+    Nvfp4Scales<CD> nv;
+    if (q_.cfg.nvfp4()) nv = makeNvfp4Scales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
     const Placement ps[2] = {q_.lhs, q_.rhs};
     const Tree &t = q_.cfg.tree;
     const Tree::Node &root = t.nodes().back();
     auto check = [&](const CVal T[2]) -> bool {
       CVal R[2];
       for (int s = 0; s < 2; ++s) {
-        R[s] = placementRoot(d, ps[s], q_.cfg, T[s], sc);
+        R[s] = q_.cfg.nvfp4() ? nvfp4Root(d, ps[s], q_.cfg, T[s], nv) : placementRoot(d, ps[s], q_.cfg, T[s], sc);
         if (rootDependsOnE(ps[s])) rootTrack.add(scaleExact(d, T[s], sc.e));
       }
       return related(d, R[0], R[1], q_.rel);
@@ -318,12 +323,58 @@ private:
   const std::vector<CVal> &decA_, &decB_;
   size_t limit_;
   Scales<CD> sc_;
+  Nvfp4Scales<CD> nv_;  ///< the e4m3 scales (NVFP4 configurations only)
   LeafTable leaves_;
   std::vector<NodeData> nodes_;
   std::vector<LayerTable> rootLayers_;  // the root's fold layers, all but the last child
   Track track_;
   size_t maxLayer_ = 0;
 };
+
+/// The index of one of the 16 most recent witnesses that refutes (xa, xb) (the newest first),
+/// or -1; a hit is counted in the stats.
+int recentWitness(const PairQuery &q, ExhaustiveResult &res, int xa, int xb) {
+  for (int w = int(res.witnesses.size()) - 1; w >= 0 && w >= int(res.witnesses.size()) - 16; --w)
+    if (witnessDisagrees(q, res.witnesses[size_t(w)].a, res.witnesses[size_t(w)].b, xa, xb)) {
+      ++res.stats.witnessHits;
+      return w;
+    }
+  return -1;
+}
+
+/// The NVFP4 table: every e4m3 code pair 0..127 x 0..127 on its own (no grouping: the scales
+/// are no powers of two, so no scaling argument applies), a recent witness tried first.
+void runExhaustiveNvfp4(const PairQuery &q, const ExhaustiveOptions &opt, const std::vector<CVal> &decA,
+                        const std::vector<CVal> &decB, ExhaustiveResult &res) {
+  const int n = E4m3ScaleCode::kMaxCode + 1;
+  res.stats.groups = size_t(n) * size_t(n);
+  long done = 0;
+  for (int xa = 0; xa < n; ++xa)
+    for (int xb = 0; xb < n; ++xb, ++done) {
+      if (q.budget && q.budget->passed())
+        throw ResourceLimit(q.budget->stopReason() + " after " + std::to_string(done) +
+                            " code pairs (the exhaustive table is all or nothing)");
+      if (opt.progress) opt.progress(done, long(n) * n);
+      if (opt.onlyPairs && !opt.onlyPairs(xa, xb)) continue;
+      int verdict = recentWitness(q, res, xa, xb);
+      if (verdict < 0) {
+        TreeEval te(q, decA, decB, xa, xb, opt.maxStates);
+        ++res.stats.treeEvaluations;
+        Track rootTrack;
+        size_t maxLayer = te.maxLayer();
+        std::optional<Witness> w = te.checkRoot(xa, xb, rootTrack, maxLayer);
+        res.stats.maxLayerStates = std::max(res.stats.maxLayerStates, maxLayer);
+        if (w) {
+          res.witnesses.push_back(*w);
+          verdict = int(res.witnesses.size()) - 1;
+        }
+      }
+      if (verdict < 0)
+        res.agree.set(xa, xb);
+      else
+        res.witnessOf[size_t(xa) * kNumCodes + size_t(xb)] = verdict;
+    }
+}
 
 }  // namespace
 
@@ -337,6 +388,11 @@ ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt)
   for (unsigned i = 0; i < codesB.size(); ++i) codesB[i] = i;
   const std::vector<CVal> decA = decodeElements(q.cfg.a, codesA);
   const std::vector<CVal> decB = decodeElements(q.cfg.b, codesB);
+  if (q.cfg.nvfp4()) {
+    runExhaustiveNvfp4(q, opt, decA, decB, res);
+    res.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return res;
+  }
 
   CodeGroups cg = groupCodePairs(q, opt.collapse, opt.onlyPairs);
   res.stats.groups = cg.groups.size();
@@ -358,15 +414,9 @@ ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt)
     const auto &pairs = grp.pairs;
     const auto [rxa, rxb] = pairs.front();
     const int e = rxa + rxb - 254;
-    int verdict = -2;  // -1 agree, >= 0 witness index
     // 1. Re-use a recent witness.
-    for (int w = int(res.witnesses.size()) - 1; w >= 0 && w >= int(res.witnesses.size()) - 16; --w) {
-      if (witnessDisagrees(q, res.witnesses[size_t(w)].a, res.witnesses[size_t(w)].b, rxa, rxb)) {
-        verdict = w;
-        ++res.stats.witnessHits;
-        break;
-      }
-    }
+    int verdict = recentWitness(q, res, rxa, rxb);  // -1 agree, >= 0 witness index
+    if (verdict < 0) verdict = -2;                  // -2: not decided yet
     // 2. The scaling argument.
     if (verdict == -2 && grp.family)
       for (auto [lo, hi] : agreedIntervals)

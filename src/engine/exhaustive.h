@@ -16,6 +16,8 @@
 //  * when a group agrees and every e-dependent rounding input of its evaluation lies in the
 //    normal range with margin [dlo, dhi] binades, every group of the same shape whose e is
 //    within [e + dlo, e + dhi] computes the exact scaling of the same values and agrees too.
+// NVFP4 configurations (e4m3 scales) are evaluated code pair by code pair over 0..127 x 0..127
+// (witness re-use only; pairs outside that square are neither agreeing nor refuted).
 // `collapse = false` turns the grouping by exact classes and the scaling argument off
 // (every code pair is evaluated on its own), for cross-checking.
 #pragma once

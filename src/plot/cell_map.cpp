@@ -18,6 +18,7 @@ AgreeSource readAgreeSource(const std::string &path) {
       return s;
     }
     certs::Certificate c = certs::certificateFromJson(j);
+    certs::rejectNvfp4Table(c.config);
     s.table = certs::GuardTable{c.config, c.lhs, c.rhs, c.relation, c.agree, c.engine == "solver"};
     s.certificate = true;
     s.engine = c.engine;

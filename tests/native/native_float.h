@@ -81,9 +81,10 @@ inline float decode(const Format &f, unsigned code) {
   return s ? -mag : mag;
 }
 
-/// Evaluates a binary tree over leaf values, one float addition per inner node.
-inline float evalTree(const mxcert::Tree &t, const std::vector<float> &leaves) {
-  std::vector<float> v;
+/// Evaluates a binary tree over leaf values of type T (float here; native_nvfp4.h also uses
+/// _Float16 and double), one addition in T per inner node (rounded once, never fused).
+template <class T> T evalTree(const mxcert::Tree &t, const std::vector<T> &leaves) {
+  std::vector<T> v;
   v.reserve(t.nodes().size());
   for (const auto &n : t.nodes()) {
     if (n.leaf >= 0) {
@@ -91,7 +92,8 @@ inline float evalTree(const mxcert::Tree &t, const std::vector<float> &leaves) {
       continue;
     }
     if (n.children.size() != 2) throw std::invalid_argument("native: only binary trees");
-    v.push_back(add(v[size_t(n.children[0])], v[size_t(n.children[1])]));
+    volatile T s = v[size_t(n.children[0])] + v[size_t(n.children[1])];
+    v.push_back(T(s));
   }
   return v.back();
 }
