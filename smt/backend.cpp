@@ -2,6 +2,8 @@
 #include "smt/backend.h"
 #include "smt/isolated.h"
 
+#include <chrono>
+
 namespace mxcert::smt {
 
 const char *toString(Verdict v) {
@@ -11,6 +13,29 @@ const char *toString(Verdict v) {
   case Verdict::Unknown: return "unknown";
   }
   return "?";
+}
+
+CheckResult checkEveryPhase(const TermStore &store, double timeoutSec,
+                            const std::function<CheckResult(int, double)> &checkPhase) {
+  // Every phase must be unsat (smt/term.h); the first that is not decides.
+  CheckResult all;
+  all.verdict = Verdict::Unsat;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int p = 0; p < store.phaseCount(); ++p) {
+    double left = timeoutSec;
+    if (timeoutSec > 0) {
+      left = timeoutSec - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (left <= 0.001) left = 0.001;
+    }
+    CheckResult r = checkPhase(store.phaseCount() == 1 ? -1 : p, left);
+    all.seconds += r.seconds;
+    if (r.verdict != Verdict::Unsat) {
+      r.seconds = all.seconds;
+      r.phase = p;
+      return r;
+    }
+  }
+  return all;
 }
 
 std::unique_ptr<Backend> makeCvc5Backend();

@@ -7,6 +7,7 @@
 
 #include "smt/term.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -44,6 +45,13 @@ public:
   /// Checks the store's assertions; `timeoutSec` <= 0 means no limit.
   virtual CheckResult check(const TermStore &store, double timeoutSec) = 0;
 };
+
+/// Checks every phase of the store's query (smt/term.h) with `checkPhase(phase, secondsLeft)`
+/// (phase -1: the whole query, when it has one phase), within `timeoutSec` in all (<= 0: no
+/// limit): unsat when every phase is; otherwise the first other answer, with its phase and
+/// the seconds of every call so far. The backends' shared loop.
+CheckResult checkEveryPhase(const TermStore &store, double timeoutSec,
+                            const std::function<CheckResult(int, double)> &checkPhase);
 
 /// Names of the solvers this build links ("cvc5", "z3").
 std::vector<std::string> availableSolvers();

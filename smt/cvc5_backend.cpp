@@ -21,25 +21,8 @@ public:
   }
 
   CheckResult check(const TermStore &store, double timeoutSec) override {
-    // Every phase must be unsat (smt/term.h); the first that is not decides.
-    CheckResult all;
-    all.verdict = Verdict::Unsat;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int p = 0; p < store.phaseCount(); ++p) {
-      double left = timeoutSec;
-      if (timeoutSec > 0) {
-        left = timeoutSec - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (left <= 0.001) left = 0.001;
-      }
-      CheckResult r = checkPhase(store, store.phaseCount() == 1 ? -1 : p, left);
-      all.seconds += r.seconds;
-      if (r.verdict != Verdict::Unsat) {
-        r.seconds = all.seconds;
-        r.phase = p;
-        return r;
-      }
-    }
-    return all;
+    return checkEveryPhase(store, timeoutSec,
+                           [&](int phase, double left) { return checkPhase(store, phase, left); });
   }
 
   /// One phase as one solver call.

@@ -486,16 +486,7 @@ std::pair<TermRef, TermRef> TermStore::divPow2(TermRef x, unsigned j) {
     e.args = {sub(x, add(mulc(q, p), r)).id};
     e.name = "div";
     assertions_.push_back(make(std::move(e)));
-    markDefinitional(q, r);
-    divConstraint_[q.id] = assertions_.back().id;
-    if (nodes_[r.id].op == Op::IntVar) divConstraint_[r.id] = assertions_.back().id;
-    Decision dec;
-    dec.kind = Decision::Kind::Division;
-    dec.x = x.id;
-    dec.j = j;
-    dec.q = q.id;
-    dec.r = r.id;
-    decisions_.push_back(std::move(dec));
+    recordDivision(Decision::Kind::Division, x, j, q, r);
     res = {q, r};
   }
   divs_[{x.id, j}] = res;
@@ -544,19 +535,24 @@ std::pair<TermRef, TermRef> TermStore::divPow2Within(TermRef x, unsigned j, Term
     imp.args = {lnot(g).id, eqn.id};
     imp.name = "cdiv";
     assertions_.push_back(make(std::move(imp)));
-    markDefinitional(q, r);
-    divConstraint_[q.id] = divConstraint_[r.id] = assertions_.back().id;
-    Decision dec;
-    dec.kind = Decision::Kind::CondDivision;
-    dec.x = x.id;
-    dec.j = j;
-    dec.q = q.id;
-    dec.r = r.id;
-    decisions_.push_back(std::move(dec));
+    recordDivision(Decision::Kind::CondDivision, x, j, q, r);
     res = {q, r};
   }
   condDivs_[key] = res;
   return res;
+}
+
+void TermStore::recordDivision(Decision::Kind kind, TermRef x, unsigned j, TermRef q, TermRef r) {
+  markDefinitional(q, r);
+  divConstraint_[q.id] = assertions_.back().id;
+  if (nodes_[r.id].op == Op::IntVar) divConstraint_[r.id] = assertions_.back().id;
+  Decision dec;
+  dec.kind = kind;
+  dec.x = x.id;
+  dec.j = j;
+  dec.q = q.id;
+  dec.r = r.id;
+  decisions_.push_back(std::move(dec));
 }
 
 void TermStore::markDefinitional(TermRef q, TermRef r) {

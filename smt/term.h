@@ -289,6 +289,9 @@ private:
   /// Records the last assertion (a division side constraint) and the bounds of q and r as
   /// definitional (see live()).
   void markDefinitional(TermRef q, TermRef r);
+  /// After a division's side constraint (the last assertion): marks it definitional, links q
+  /// and r (a variable) to it for local facts, and records the decision for the checker.
+  void recordDivision(Decision::Kind kind, TermRef x, unsigned j, TermRef q, TermRef r);
   void analyzeInt(Node &n) const;
   static std::string key(const Node &n);
 
