@@ -308,12 +308,15 @@ RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &
                              region.str() + ", " + backend.name() + ")");
     }
     rc.cex = in;
-  } else if (r.verdict == smt::Verdict::Unsat && q.obligations &&
-             !smt::checkAbstraction(enc->store(), 1).empty()) {
-    rc.verdict = smt::Verdict::Unknown;
-    rc.reason = "the analysis' claims do not check: " + smt::checkAbstraction(enc->store(), 1)[0];
-    return rc;
   } else if (r.verdict == smt::Verdict::Unsat) {
+    if (q.obligations) {
+      const std::vector<std::string> bad = smt::checkAbstraction(enc->store(), 1);
+      if (!bad.empty()) {
+        rc.verdict = smt::Verdict::Unknown;
+        rc.reason = "the analysis' claims do not check: " + bad[0];
+        return rc;
+      }
+    }
     const std::string text = enc->smtlib2();
     rc.proof.region = region;
     rc.proof.solver = backend.name();
