@@ -33,6 +33,11 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
   store_.setBudget(q.budget);
   store_.setFault(q.fault);
   store_.setObligations(q.obligations);
+  // A query with fixed leaves is a counterexample search: its unsat proves no region, so
+  // its facts need no phase (a model is still replayed by the reference evaluator).
+  bool someFixed = false;
+  for (const auto &f : q.fixed) someFixed = someFixed || f.has_value();
+  store_.setGoalOnly(someFixed);
   TermDomain d(store_);
   const Region &r = q.region;
   const int eLo = std::max(r.e.lo, r.xa.lo + r.xb.lo - 254);
@@ -79,14 +84,17 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
 
 std::string LiaEncoding::phaseDescription(int p) const {
   if (p <= 0) return "the goal";
-  const size_t i = size_t(p - 1);
-  if (i >= store_.facts().size()) return "phase " + std::to_string(p);
+  const std::vector<size_t> fs = store_.factsOfPhase(p);
+  if (fs.empty()) return "phase " + std::to_string(p);
+  if (fs.size() > 1)
+    return "the " + std::to_string(fs.size()) + " " + toString(store_.facts()[fs[0]].kind) + " facts";
+  const size_t i = fs[0];
   return std::string(toString(store_.facts()[i].kind)) + " fact " + std::to_string(i) + " (term t" +
          std::to_string(store_.facts()[i].holds.id) + ")";
 }
 
 std::string LiaEncoding::factSummary() const {
-  size_t n[kNumFactKinds] = {0, 0, 0};
+  size_t n[kNumFactKinds] = {};
   for (const Fact &f : store_.facts()) ++n[int(f.kind)];
   std::string out = std::to_string(store_.facts().size()) + " fact" + (store_.facts().size() == 1 ? "" : "s");
   std::string parts;

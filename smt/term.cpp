@@ -32,6 +32,7 @@ const char *toString(FactKind k) {
   case FactKind::Coverage: return "coverage";
   case FactKind::Precision: return "precision";
   case FactKind::Quotient: return "quotient";
+  case FactKind::Decided: return "decided";
   }
   return "?";
 }
@@ -337,6 +338,12 @@ TermRef TermStore::cmp0(Op op, TermRef lin) {
     dec.op = op;
     dec.value = *known;
     decisions_.push_back(std::move(dec));
+    // With obligations the solver proves the folded value too (as a local fact over the
+    // compared term's copy; its atoms abstracted by their checked intervals).
+    if (obligations_ && l.op != Op::IntConst) {
+      const TermRef raw = rawCmp0(op, lin);
+      require(*known ? raw : lnot(raw), FactKind::Decided);
+    }
     return *known ? true_ : false_;
   }
   return rawCmp0(op, lin);
@@ -584,42 +591,52 @@ void TermStore::boundsDefinitional(TermRef v) {
 }
 
 TermStore::Live TermStore::live(int phase) const {
-  // Variables reachable from a set of roots (through term arguments).
-  std::vector<char> seen(nodes_.size(), 0), varLive(nodes_.size(), 0);
+  // The index (built once per set of assertions): the non-definitional assertions of each
+  // phase (-1: common to all), and per fresh variable the definitional assertions that
+  // define it.
+  if (liveIndexSize_ != assertions_.size() || liveIndexDefs_ != defines_.size()) {
+    livePhase_.clear();
+    liveDefs_.clear();
+    for (size_t i = 0; i < assertions_.size(); ++i) {
+      if (defines_.count(i)) continue;
+      auto p = phaseOf_.find(i);
+      livePhase_[p == phaseOf_.end() ? -1 : p->second].push_back(i);
+    }
+    for (const auto &[i, fresh] : defines_)
+      for (uint32_t v : fresh) liveDefs_[v].push_back(i);
+    liveIndexSize_ = assertions_.size();
+    liveIndexDefs_ = defines_.size();
+  }
+  // Everything reachable (through term arguments) from the kept assertions; a variable that
+  // becomes reachable brings in the definitional assertions that define it.
+  std::vector<char> seen(nodes_.size(), 0), keep(assertions_.size(), 0);
   std::vector<uint32_t> stack;
-  auto reach = [&](uint32_t root) {
-    stack.push_back(root);
+  std::vector<char> varLive(nodes_.size(), 0);
+  auto keepAssertion = [&](size_t i) {
+    if (keep[i]) return;
+    keep[i] = 1;
+    stack.push_back(assertions_[i].id);
     while (!stack.empty()) {
       uint32_t id = stack.back();
       stack.pop_back();
       if (seen[id]) continue;
       seen[id] = 1;
-      if (nodes_[id].op == Op::IntVar) varLive[id] = 1;
+      if (nodes_[id].op == Op::IntVar) {
+        varLive[id] = 1;
+        auto d = liveDefs_.find(id);
+        if (d != liveDefs_.end())
+          for (size_t j : d->second)
+            if (!keep[j]) {
+              keep[j] = 1;
+              stack.push_back(assertions_[j].id);
+            }
+      }
       for (uint32_t a : nodes_[id].args) stack.push_back(a);
     }
   };
-  std::vector<char> keep(assertions_.size(), 0);
-  for (size_t i = 0; i < assertions_.size(); ++i)
-    if (!defines_.count(i)) {
-      if (phase >= 0) {
-        auto p = phaseOf_.find(i);
-        if (p != phaseOf_.end() && p->second != phase) continue;
-      }
-      keep[i] = 1;
-      reach(assertions_[i].id);
-    }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const auto &[i, fresh] : defines_) {
-      if (keep[i]) continue;
-      bool needed = false;
-      for (uint32_t v : fresh) needed = needed || varLive[v];
-      if (!needed) continue;
-      keep[i] = 1;
-      reach(assertions_[i].id);
-      changed = true;
-    }
-  }
+  for (const auto &[p, idx] : livePhase_)
+    if (p == -1 || phase < 0 || p == phase)
+      for (size_t i : idx) keepAssertion(i);
   Live out;
   for (size_t i = 0; i < assertions_.size(); ++i)
     if (keep[i]) out.assertions.push_back(assertions_[i]);
@@ -679,7 +696,22 @@ void TermStore::assertGoal(TermRef goal) {
   const int main = 0;
   pushPhase(goal, main);
   int phase = 1;
-  for (size_t i = 0; i < facts_.size(); ++i) pushPhase(localFact(facts_[i].holds), phase++);
+  phaseFacts_.assign(1, {});
+  std::vector<size_t> decided;
+  for (size_t i = 0; i < (goalOnly_ ? 0 : facts_.size()); ++i) {
+    if (facts_[i].kind == FactKind::Decided) {
+      decided.push_back(i);
+      continue;
+    }
+    phaseFacts_.push_back({i});
+    pushPhase(localFact(facts_[i].holds), phase++);
+  }
+  if (!decided.empty()) {
+    TermRef any = false_;
+    for (size_t i : decided) any = lor(any, localFact(facts_[i].holds));
+    phaseFacts_.push_back(decided);
+    pushPhase(any, phase++);
+  }
   phases_ = phase;
   // INV: the checked intervals of the terms a solver cannot bound by propagation alone (an
   // if-then-else atom; a linear term tighter than the sum of its parts), over the goal's
@@ -828,6 +860,11 @@ TermRef TermStore::localFact(TermRef fact) {
   TermRef res = lnot(TermRef{cp(fact.id)});
   for (size_t i = 0; i < defs.size(); ++i) res = land(res, TermRef{cp(defs[i])});
   return res;
+}
+
+std::vector<size_t> TermStore::factsOfPhase(int phase) const {
+  if (phase < 0 || size_t(phase) >= phaseFacts_.size()) return {};
+  return phaseFacts_[size_t(phase)];
 }
 
 std::vector<size_t> TermStore::failedFacts(const std::map<std::string, Integer> &m) const {

@@ -61,8 +61,9 @@ enum class FactKind : uint8_t {
   Coverage,   ///< some arm of a case split holds (the arms the analysis pruned were impossible)
   Precision,  ///< a finite value has at most p significant bits (Val::prec, models/arith.h)
   Quotient,   ///< where a division matters, its dividend lies in the range its quotient was given
+  Decided,    ///< a comparison the analysis folded to a constant has that value on every input
 };
-constexpr int kNumFactKinds = 3;
+constexpr int kNumFactKinds = 4;
 const char *toString(FactKind k);
 
 /// Test-only perturbations of the analysis (tests/solver/test_faults.cpp; docs/certificates.md,
@@ -186,6 +187,10 @@ public:
   /// and the query is the goal alone.
   void setObligations(bool on) { obligations_ = on; }
   bool obligations() const { return obligations_; }
+  /// A counterexample search (with obligations; set before assertGoal): the facts are
+  /// recorded but get no phase, so the query is the goal's phase alone. Its unsat is never
+  /// a proof; a model is still a candidate that the reference evaluator must confirm.
+  void setGoalOnly(bool on) { goalOnly_ = on; }
   /// Narrows the analysis interval of t to r without asserting anything (a bound the
   /// semantics implies, e.g. rounding is monotone; the concrete domain checks it). Only
   /// without obligations: nothing would check it.
@@ -242,6 +247,10 @@ public:
   /// the F facts, one each; every one must be unsat): the common assertions (input bounds,
   /// refinements), the phase's own, and the definitional ones they reach. -1: all of them.
   Live live(int phase) const;
+  /// The facts a phase proves (indices into facts()): one for phases 1 .. F', and every
+  /// Decided fact for the last phase when there are any (their local statements are
+  /// independent, so one disjunction proves them all with one solver call).
+  std::vector<size_t> factsOfPhase(int phase) const;
   /// The number of phases (1 before assertGoal).
   int phaseCount() const { return phases_ == 0 ? 1 : phases_; }
   /// The phase of the goal (0), or -1 before assertGoal.
@@ -320,6 +329,7 @@ private:
   FaultInjection fault_;
   unsigned faultCount_ = 0;
   bool obligations_ = false;
+  bool goalOnly_ = false;  ///< see setGoalOnly
   std::unordered_map<uint32_t, TermRef> abstractions_;
   std::set<uint32_t> inputs_;
   /// A division's fresh variable -> its side constraint (an assertion).
@@ -327,6 +337,12 @@ private:
   /// Assertion index -> its phase (assertions without one are common).
   std::unordered_map<size_t, int> phaseOf_;
   int phases_ = 0;
+  std::vector<std::vector<size_t>> phaseFacts_;  ///< see factsOfPhase (index = phase)
+  /// live()'s index, built for the first liveIndexSize_ assertions: non-definitional
+  /// assertions per phase (-1: common), definitional ones per fresh variable they define.
+  mutable size_t liveIndexSize_ = size_t(-1), liveIndexDefs_ = 0;
+  mutable std::map<int, std::vector<size_t>> livePhase_;
+  mutable std::unordered_map<uint32_t, std::vector<size_t>> liveDefs_;
   /// Appends an assertion of phase p, even a constant.
   void pushPhase(TermRef t, int p);
   /// Marks the bound assertions of a fresh variable definitional (kept where it is used).
