@@ -128,7 +128,32 @@ json toJson(const Certificate &c) {
   return j;
 }
 
+std::string regenerateCommand(const json &j) {
+  try {
+    const ModelConfig cfg = configFromJson(j.at("config"));
+    std::string tree = cfg.tree.sexpr();
+    const int k = cfg.k();
+    if (tree == Tree::seq(k).sexpr()) tree = "seq";
+    else if (tree == Tree::pairwise(k).sexpr()) tree = "pairwise";
+    else if (tree == Tree::fused(k).sexpr()) tree = "fused";
+    else tree = "'" + tree + "'";
+    std::string cmd = "mxcert table --a " + cfg.a.name + " --b " + cfg.b.name + " --acc " + cfg.acc.fmt.name +
+                      " --round " + toString(cfg.acc.rounding) + " --subnormals " + toString(cfg.acc.subnormals);
+    if (cfg.nvfp4()) cmd += " --scale " + std::string(toString(cfg.scale));
+    cmd += " --k " + std::to_string(k) + " --tree " + tree;
+    for (const char *key : {"lhs", "rhs", "relation"})
+      cmd += std::string(" --") + key + " " + j.at(key).get<std::string>();
+    return cmd + " -o FILE";
+  } catch (const std::exception &) {
+    return "mxcert table ...";
+  }
+}
+
 Certificate certificateFromJson(const json &j) {
+  if (j.is_object() && j.contains("format_version") && j.at("format_version") == 1 && j.contains("format") &&
+      j.at("format") == kFormatName)
+    throw SchemaError("format version 1: regenerate with `" + regenerateCommand(j) +
+                      "` (its proofs trusted the encoder's analysis; version 2 proves every fact: docs/certificates.md)");
   onlyKeys(j, {"format", "format_version", "tool", "config", "lhs", "rhs", "relation", "engine", "agree",
                "agree_pairs", "proofs", "region_proofs", "witnesses", "bound", "stats"},
            "certificate");
@@ -186,6 +211,8 @@ Certificate certificateFromJson(const json &j) {
       ob.decisions = getInt(o, "decisions", 0, 100000000);
       pr.obligations = ob;
     }
+    if (pr.encoding == "lia" && !pr.obligations)
+      throw SchemaError(where + ": a QF_LIA proof without 'obligations' (format version 2 requires them)");
     c.proofs.push_back(pr);
   }
   const json &rp = list(j, "region_proofs", "certificate");
@@ -306,7 +333,7 @@ Certificate readCertificate(const std::string &path) {
 
 json toCompactJson(const GuardTable &t) {
   return json{{"format", "mxcert-guard-table"},
-              {"format_version", kFormatVersion},
+              {"format_version", kGuardTableVersion},
               {"config", configToJson(t.config)},
               {"lhs", toString(t.lhs)},
               {"rhs", toString(t.rhs)},
@@ -320,7 +347,7 @@ GuardTable guardTableFromJson(const json &j) {
   try {
     if (j.is_object() && j.contains("format") && j.at("format") == "mxcert-guard-table") {
       onlyKeys(j, {"format", "format_version", "config", "lhs", "rhs", "relation", "agree"}, "guard table");
-      if (getInt(j, "format_version", 0, 1000) != kFormatVersion)
+      if (getInt(j, "format_version", 0, 1000) != kGuardTableVersion)
         throw SchemaError("field 'format_version': unsupported version");
       GuardTable t{configFromJson(field(j, "config", "guard table")), placementField(j, "lhs"),
                    placementField(j, "rhs"), relationField(j), guardFromJson(field(j, "agree", "guard table")),

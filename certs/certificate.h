@@ -20,9 +20,19 @@
 
 namespace mxcert::certs {
 
-/// The format identifier and version written and accepted.
+/// The format identifier and version written and accepted. Version 2 (obligations mode):
+/// every QF_LIA proof records its obligations; a version 1 file (whose proofs trusted the
+/// encoder's analysis) is refused with "format version 1: regenerate with `mxcert table
+/// ...`" (regenerateCommand), as a SchemaError (exit 2), never as a failed check.
 constexpr const char *kFormatName = "mxcert-certificate";
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;
+/// The version of the proof-less guard table ("mxcert-guard-table", `mxcert export --as
+/// json`): unchanged, it holds no proof.
+constexpr int kGuardTableVersion = 1;
+
+/// The `mxcert table` command that regenerates the certificate `j` (of any version) claims
+/// to be, as far as its configuration can be read ("mxcert table ..." otherwise).
+std::string regenerateCommand(const nlohmann::json &j);
 
 /// One solver proof: the query for `region` was unsat.
 struct Proof {
@@ -39,9 +49,9 @@ struct Proof {
   /// before any solver saw it ("constant_false"; absent in older files; the checker
   /// recomputes it and rejects a wrong value).
   std::optional<bool> constantFalse;
-  /// Obligations mode ("obligations": {"phases", "facts", "decisions"}; absent: the analysis
-  /// was trusted): the query was built with every fact as an obligation (smt/term.h), the
-  /// checker regenerates it so and re-proves every phase.
+  /// Obligations mode ("obligations": {"phases", "facts", "decisions"}; required for a QF_LIA
+  /// proof since format version 2): the query was built with every fact as an obligation
+  /// (smt/term.h), the checker regenerates it so and re-proves every phase.
   struct Obligations {
     long phases = 1, facts = 0, decisions = 0;
   };

@@ -80,10 +80,10 @@ witnesses)
   run 0 "$D/e2m1_k4_pairwise_pre-post_bitwise.json" "${H[@]}" &&
     has "witnesses replayed: 3 (14689 code pairs claimed, 14689 replayed)" &&
     has "device vs model: 14689 agree, 0 disagree"
-  run 0 "$D/e2m1_k2_seq_dequant-post_bitwise.committed-98ac19b.json" "${H[@]}" &&
+  run 0 "$D/e2m1_k2_seq_dequant-post_bitwise.committed.json" "${H[@]}" &&
     has "witnesses replayed: 4 (15050 code pairs claimed, 15050 replayed)" &&
     has "device vs model: 15050 agree, 0 disagree"
-  run 0 "$D/e4m3_k32_seq_dequant-post_bitwise.committed-98ac19b.json" "${H[@]}" &&
+  run 0 "$D/e4m3_k32_seq_dequant-post_bitwise.committed.json" "${H[@]}" &&
     has "witnesses replayed: 9 (20553 code pairs claimed, 20553 replayed)" &&
     has "device vs model: 20553 agree, 0 disagree"
   # --max-pairs samples deterministically (first and last pair of each witness included).
@@ -161,7 +161,7 @@ exhaustive_k4)
   ;;
 exhaustive_dequant)
   # dequant scales each operand: classes are operand pairs, scale points every code pair.
-  run 0 "$D/e2m1_k2_seq_dequant-post_bitwise.committed-98ac19b.json" "${H[@]}" --exhaustive &&
+  run 0 "$D/e2m1_k2_seq_dequant-post_bitwise.committed.json" "${H[@]}" --exhaustive &&
     has "exhaustive: 128 operand-pair classes per position, 16384 tuples x 65025 code pairs" &&
     has "scale points: 15050 with a differing input, 49975 with none" &&
     has "device agree set: xa:0..252,xb:0..252,e:-147..122 -> equals the certificate's agree set"
@@ -203,7 +203,7 @@ bad_input)
   run 2 "$TMP/missing.json" "${H[@]}" && err_line "cannot read"
   printf 'this is not json\n' >"$TMP/garbage.json"
   run 2 "$TMP/garbage.json" "${H[@]}" && err_line "is not valid JSON"
-  sed 's/"format_version": 1/"format_version": 1, "surprise": 1/' "$D/e2m1_k2_seq_pre-post_bitwise.json" >"$TMP/unknown.json"
+  sed 's/"format_version": 2/"format_version": 2, "surprise": 1/' "$D/e2m1_k2_seq_pre-post_bitwise.json" >"$TMP/unknown.json"
   run 2 "$TMP/unknown.json" "${H[@]}" && err_line "unknown field 'surprise'"
   run 2 "$D/bad_witness_three_codes.json" "${H[@]}" && err_line "k = 2 codes"
   run 2 "$D/e2m1_k3_fused_pre-post_bitwise.json" "${H[@]}" &&

@@ -115,7 +115,7 @@ std::string asMlir(const certs::GuardTable &t, const std::string &name, const st
   s += "// mxcert.regions lists each region as six i64: xa_lo, xa_hi, xb_lo, xb_hi, e_lo, e_hi.\n";
   s += "// Code 255 on either side is always safe and is not part of any region.\n";
   s += "#" + name + " = {";
-  s += "mxcert.format = \"mxcert-guard-table\", mxcert.format_version = " + std::to_string(certs::kFormatVersion) +
+  s += "mxcert.format = \"mxcert-guard-table\", mxcert.format_version = " + std::to_string(certs::kGuardTableVersion) +
        " : i64, ";
   s += "mxcert.a = " + mlirString(c.a.name) + ", mxcert.b = " + mlirString(c.b.name) +
        ", mxcert.acc = " + mlirString(c.acc.fmt.name) + ", mxcert.round = " + mlirString(toString(c.acc.rounding)) +

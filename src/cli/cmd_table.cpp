@@ -88,8 +88,10 @@ TableOutcome runTable(const Args &args, const ProgressFn &progress) {
   engine::PairQuery q{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),
                       parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
   const std::string eng = args.get("engine", "solver");
-  q.obligations = args.flag("obligations");
-  if (q.obligations && eng != "solver") throw UsageError("--obligations: only with --engine solver");
+  // The solver engine proves every fact of the analysis (docs/solver.md, "Obligations mode");
+  // --obligations, once needed for this, is still accepted.
+  q.obligations = eng == "solver";
+  if (args.flag("obligations") && eng != "solver") throw UsageError("--obligations: only with --engine solver");
   if (q.cfg.nvfp4() && eng == "solver") throw UsageError(kNvfp4OnlyExhaustive);
   // One budget for the whole command: --timeout (default: none) bounds everything, each
   // solver call is further limited by --query-timeout.

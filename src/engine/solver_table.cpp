@@ -511,7 +511,10 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         // A region spanning several e values gets a short budget: when it times out it is
         // halved, so that the hard lines (usually at a boundary) end up alone with the full
         // budget while the easy bulk is proven in large pieces.
-        const bool wide = r.e.hi > r.e.lo;
+        // Not with obligations: their fact phases cost about the same on any region (they
+        // are stated over local copies of the DAG, which the region hardly changes), so
+        // halving would multiply the work.
+        const bool wide = r.e.hi > r.e.lo && !q.obligations;
         RegionCheck rc = query(r, wide ? std::min(opt.timeout, opt.quickTimeout) : opt.timeout, {});
         if (rc.verdict == smt::Verdict::Unsat) {
           log("unsat " + r.str() + " (" + std::to_string(rc.seconds) + " s)");

@@ -256,7 +256,7 @@ case("empty file", write("s3.json", raw=""), 2, "not valid JSON")
 case("non-JSON bytes", write("s4.json", raw=bytes(range(256))), 2, "not valid JSON")
 case("invalid UTF-8 in a string", write("s5.json", raw=text.replace('"mxcert"', '"mx\xffcert"').encode("latin-1")), 2,
      "not valid JSON")
-case("huge number 1e400", write("s6.json", raw=text.replace('"format_version": 1', '"format_version": 1e400')), 2,
+case("huge number 1e400", write("s6.json", raw=text.replace('"format_version": 2', '"format_version": 1e400')), 2,
      "")
 case("huge integer agree_pairs", write("s7.json", raw=text.replace('"agree_pairs": 50469',
                                                                        '"agree_pairs": 99999999999999999999')), 2,
@@ -303,8 +303,20 @@ d = copy.deepcopy(pp)
 d["proofs"][0]["query_file"] = "../../etc/passwd"
 case("query_file escaping the directory", write("s22.json", d), 2, "query_file")
 d = copy.deepcopy(pp)
-d["format_version"] = 2
+d["format_version"] = 3
 case("unsupported format_version", write("s23.json", d), 2, "format_version")
+# A version 1 certificate (its proofs trusted the encoder's analysis): exit 2, not a failed
+# check, with the command that regenerates it.
+d = copy.deepcopy(pp)
+d["format_version"] = 1
+for p in d["proofs"]:
+    p.pop("obligations", None)
+case("format version 1", write("s23b.json", d), 2,
+     "format version 1: regenerate with `mxcert table --a e2m1 --b e2m1 --acc f32 --round rne --subnormals keep --k 2 --tree seq --lhs pre --rhs post --relation bitwise -o FILE`")
+# Version 2 requires the obligations record on a QF_LIA proof.
+d = copy.deepcopy(pp)
+d["proofs"][0].pop("obligations", None)
+case("a QF_LIA proof without obligations", write("s23c.json", d), 2, "without 'obligations'")
 d = copy.deepcopy(pp)
 d["config"]["tree"] = "(0 1 2)"
 case("tree not matching k", write("s24.json", d), 2, "config.tree")
