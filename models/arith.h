@@ -301,7 +301,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   // (N < 2^(mHi+1) with tz low zeros; a power-of-two top 2^j adds only the value 2^j).
   unsigned precRange = tzc >= int64_t(mHi) + 1 ? 1 : unsigned(int64_t(mHi) + 1 - tzc);
   if (tzc <= int64_t(mHi) && nr.hi == Integer::pow2(mHi) && precRange > 1) precRange -= 1;
-  const unsigned vprec = d.precBound(v.prec);
+  const unsigned vprec = d.precBound(v.prec, unsigned(p));
   const bool precOK = std::min(vprec, precRange) <= unsigned(p);
   // N in binade m: 2^m <= N < 2^(m+1) (sides the range implies are dropped).
   auto inBinade = [&](unsigned m) {

@@ -35,8 +35,9 @@
 //   bool d.obligations()                     whether obligations are wanted (a symbolic
 //                                            domain may trust its analysis instead: then
 //                                            the model code builds no obligation terms)
-//   unsigned d.precBound(prec)               a static precision bound as used (prec; a
-//                                            symbolic domain's test-only fault may change it)
+//   unsigned d.precBound(prec, p)            a static precision bound as used, for a format of
+//                                            p bits (prec; a symbolic domain's test-only
+//                                            fault may change it)
 //   Interval d.range(x)                      sound bounds on x (exact for concrete values)
 //   unsigned d.tz(x)                         x is a multiple of 2^tz (tz <= 4096 cap for 0)
 //   std::optional<bool> d.known(Bool)        the value when the analysis knows it
@@ -120,7 +121,7 @@ struct ConcreteDomain {
       if (v == x) return;
     throw std::logic_error("a case split does not enumerate the value " + x.str());
   }
-  unsigned precBound(unsigned prec) const { return prec; }
+  unsigned precBound(unsigned prec, unsigned) const { return prec; }
   bool obligations() const { return true; }
   unsigned tz(const Int &x) const { return x.isZero() ? 4096u : x.trailingZeros(); }
   std::optional<bool> known(Bool b) const { return b; }

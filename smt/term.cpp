@@ -44,7 +44,7 @@ const char *toString(FaultInjection::Kind k) {
   case FaultInjection::Kind::GranularityTooCoarse: return "granularity one bit too coarse";
   case FaultInjection::Kind::DecidedWrong: return "comparison decided the wrong way";
   case FaultInjection::Kind::RuleWithoutSideCondition: return "rewrite rule without its side condition";
-  case FaultInjection::Kind::PrecisionTooSmall: return "precision bound one too small";
+  case FaultInjection::Kind::PrecisionTooSmall: return "precision bound too small";
   }
   return "?";
 }

@@ -76,7 +76,8 @@ struct FaultInjection {
     DecidedWrong,              ///< the site-th comparison the analysis folds: the wrong way
     RuleWithoutSideCondition,  ///< ite(x == k, k, x) = x at the site-th ite over x == k,
                                ///< without checking that the other branch is x
-    PrecisionTooSmall,         ///< the site-th static precision bound one bit too small
+    PrecisionTooSmall,         ///< the site-th static precision bound above the format's p
+                               ///< claimed to be p (the rounding then taken as exact)
   };
   Kind kind = Kind::None;
   unsigned site = 0;  ///< 0-based index among the sites of that kind
@@ -213,10 +214,10 @@ public:
   TermRef goal() const { return goal_; }
   /// The facts that a model violates (indices into facts()).
   std::vector<size_t> failedFacts(const std::map<std::string, Integer> &m) const;
-  /// A static precision bound as the analysis uses it: `prec` itself (a test-only fault may
-  /// make it one smaller).
-  unsigned perturbPrecision(unsigned prec) {
-    return prec > 1 && prec < (1u << 20) && faultHere(FaultInjection::Kind::PrecisionTooSmall) ? prec - 1 : prec;
+  /// A static precision bound as the analysis uses it, for a format of p bits: `prec` itself
+  /// (a test-only fault may claim p for a bound above p).
+  unsigned perturbPrecision(unsigned prec, unsigned p) {
+    return prec > p && faultHere(FaultInjection::Kind::PrecisionTooSmall) ? p : prec;
   }
   /// The number of interval assertions INV added.
   size_t invariantAssertions() const { return invCount_; }

@@ -63,7 +63,7 @@ public:
     s_.require(b.t, o == Obligation::Coverage ? FactKind::Coverage : FactKind::Precision);
   }
   void assumeValues(const Int &x, const std::vector<Integer> &vals) { s_.assumeValues(x.t, vals); }
-  unsigned precBound(unsigned prec) { return s_.perturbPrecision(prec); }
+  unsigned precBound(unsigned prec, unsigned p) { return s_.perturbPrecision(prec, p); }
   Interval range(const Int &x) const { return s_.node(x.t).range; }
   unsigned tz(const Int &x) const { return s_.node(x.t).tz; }
   std::optional<bool> known(const Bool &b) const { return s_.node(b.t).known; }

@@ -145,6 +145,13 @@ q = emit("--a", "e2m1", "--b", "e2m1", "--k", "2", "--tree", "seq", "--lhs", "pr
          "xa:0..254,xb:0..254,e:%d..%d" % (d["proofs"][0]["region"]["e"][0], E_HI + 1))
 # (The widened query is no longer the constant false, and the attacker says so.)
 d["proofs"][0].update(query=q, query_sha256=sha256(q), query_bytes=len(q.encode()), constant_false=False)
+# The obligations counts of the widened query, as the checker's message tells them.
+import re
+rc, out, err = run(MX, ["check", write("t5a.json", d)])
+m = re.search(r"the regenerated query has (\d+), (\d+), (\d+)", err)
+if m:
+    d["proofs"][0]["obligations"] = {"phases": int(m.group(1)), "facts": int(m.group(2)),
+                                     "decisions": int(m.group(3))}
 case("widen agree + proof + regenerated query", write("t5.json", d), 1, "answers sat")
 
 d = copy.deepcopy(pp)
@@ -240,10 +247,11 @@ case("witness claims pairs inside the agree set", write("t25.json", d), 1, "over
 
 # constant_false: the writer records whether the encoder's analysis decided a proof's region
 # (the query is the constant false); the checker recomputes it.
-assert pp["proofs"][0]["constant_false"] is True, "the public example's query is the constant false"
+# Since format version 2 no committed proof is one (the solver proves the analysis' facts).
+assert pp["proofs"][0]["constant_false"] is False, "the public example's query has facts for the solver"
 d = copy.deepcopy(pp)
-d["proofs"][0]["constant_false"] = False
-case("constant_false flipped (hiding an analysis-decided proof)", write("t26.json", d), 1, "constant_false")
+d["proofs"][0]["constant_false"] = True
+case("constant_false flipped (claiming an analysis-decided proof)", write("t26.json", d), 1, "constant_false")
 d = copy.deepcopy(pp)
 d["proofs"][0]["constant_false"] = "yes"
 case("constant_false not a Boolean", write("t27.json", d), 2, "constant_false")
