@@ -32,35 +32,20 @@ std::string summary(const certs::Certificate &c, bool complete) {
       double secs = 0;
       std::string solvers;
       size_t constant = 0;
+      long facts = 0, decisions = 0;
       for (int p : c.regionProofs[i]) {
-        secs += c.proofs[size_t(p)].seconds;
-        if (c.proofs[size_t(p)].constantFalse.value_or(false)) ++constant;
-        if (solvers.find(c.proofs[size_t(p)].solver) == std::string::npos)
-          solvers += (solvers.empty() ? "" : "+") + c.proofs[size_t(p)].solver;
+        const certs::Proof &pr = c.proofs[size_t(p)];
+        secs += pr.seconds;
+        if (pr.constantFalse.value_or(false)) ++constant;
+        if (solvers.find(pr.solver) == std::string::npos) solvers += (solvers.empty() ? "" : "+") + pr.solver;
+        // Every solver proof the table engine writes carries its obligations (format version 2).
+        if (pr.obligations) facts += pr.obligations->facts, decisions += pr.obligations->decisions;
       }
       const size_t n = c.regionProofs[i].size();
-      long facts = 0, decisions = 0;
-      bool obligations = n > 0;
-      for (int p : c.regionProofs[i]) {
-        const auto &o = c.proofs[size_t(p)].obligations;
-        obligations = obligations && o.has_value();
-        if (o) facts += o->facts, decisions += o->decisions;
-      }
-      if (obligations) {
-        t += fmt::format("   proven by {}: the agreement and {} fact{} of the analysis ({} quer{}, {:.3f} s; {} "
-                         "decisions verified by arithmetic{})",
-                         solvers, facts, facts == 1 ? "" : "s", n, n == 1 ? "y" : "ies", secs, decisions,
-                         constant ? "; " + std::to_string(constant) + " with the goal folded to false and no fact" : "");
-      } else if (constant == n) {
-        // Honest wording: the encoder's analysis folded the question to false; the solver's
-        // unsat involved no reasoning (docs/solver.md, "Constant-false queries").
-        t += fmt::format("   decided by the encoder's analysis: {} quer{} the constant false ({}, {:.3f} s)", n,
-                         n == 1 ? "y is" : "ies are", solvers, secs);
-      } else {
-        t += fmt::format("   proven: {} unsat quer{} ({}, {:.3f} s)", n, n == 1 ? "y" : "ies", solvers, secs);
-      }
-      if (!obligations && constant > 0 && constant < n)
-        t += ", " + std::to_string(constant) + " of them the constant false";
+      t += fmt::format("   proven by {}: the agreement and {} fact{} of the analysis ({} quer{}, {:.3f} s; {} "
+                       "decisions verified by arithmetic{})",
+                       solvers, facts, facts == 1 ? "" : "s", n, n == 1 ? "y" : "ies", secs, decisions,
+                       constant ? "; " + std::to_string(constant) + " with the goal folded to false and no fact" : "");
     }
     t += "\n";
   }
