@@ -96,6 +96,12 @@ json toJson(const Certificate &c) {
     if (p.obligations)
       pj["obligations"] = {{"phases", p.obligations->phases}, {"facts", p.obligations->facts},
                            {"decisions", p.obligations->decisions}};
+    if (p.step) pj["step"] = toString(*p.step);
+    if (p.invariant)
+      pj["invariant"] = {{"mode", toString(p.invariant->mode)},
+                         {"base", p.invariant->baseIsRhs ? "rhs" : "lhs"},
+                         {"grid", p.invariant->grid},
+                         {"unit", p.invariant->unit.str()}};
     proofs.push_back(pj);
   }
   json ws = json::array();
@@ -103,8 +109,9 @@ json toJson(const Certificate &c) {
     json av = json::array(), bv = json::array();
     for (unsigned x : w.a) av.push_back(elementToString(c.config.a, x));
     for (unsigned x : w.b) bv.push_back(elementToString(c.config.b, x));
-    ws.push_back({{"a", w.a}, {"b", w.b}, {"a_values", av}, {"b_values", bv},
-                  {"refutes", guardToJson(w.refutes)}});
+    json wj = {{"a", w.a}, {"b", w.b}, {"a_values", av}, {"b_values", bv}, {"refutes", guardToJson(w.refutes)}};
+    if (!w.tree.empty()) wj["tree"] = w.tree;
+    ws.push_back(wj);
   }
   json j = {{"format", kFormatName},
             {"format_version", kFormatVersion},
@@ -131,9 +138,10 @@ json toJson(const Certificate &c) {
 std::string regenerateCommand(const json &j) {
   try {
     const ModelConfig cfg = configFromJson(j.at("config"));
-    std::string tree = cfg.tree.sexpr();
+    std::string tree = treeText(cfg);
     const int k = cfg.k();
-    if (tree == Tree::seq(k).sexpr()) tree = "seq";
+    if (cfg.anyOrder) {
+    } else if (tree == Tree::seq(k).sexpr()) tree = "seq";
     else if (tree == Tree::pairwise(k).sexpr()) tree = "pairwise";
     else if (tree == Tree::fused(k).sexpr()) tree = "fused";
     else tree = "'" + tree + "'";
@@ -177,7 +185,7 @@ Certificate certificateFromJson(const json &j) {
     const json &p = proofs[i];
     const std::string where = "proofs[" + std::to_string(i) + "]";
     onlyKeys(p, {"region", "solver", "solver_version", "seconds", "encoding", "query_sha256", "query_bytes",
-                 "query", "query_file", "constant_false", "obligations"},
+                 "query", "query_file", "constant_false", "obligations", "step", "invariant"},
              where);
     Proof pr;
     pr.region = regionFromJson(field(p, "region", where));
@@ -213,6 +221,39 @@ Certificate certificateFromJson(const json &j) {
     }
     if (pr.encoding == "lia" && !pr.obligations)
       throw SchemaError(where + ": a QF_LIA proof without 'obligations' (format version 2 requires them)");
+    if (p.contains("step")) {
+      auto st = parseInductionStep(getString(p, "step"));
+      if (!st) throw SchemaError(where + ".step: expected leaf, start, add, node, root or root1");
+      pr.step = st;
+    }
+    if (p.contains("invariant")) {
+      const json &iv = p.at("invariant");
+      const std::string iw = where + ".invariant";
+      onlyKeys(iv, {"mode", "base", "grid", "unit"}, iw);
+      Invariant inv;
+      auto mode = parseInvariantMode(getString(iv, "mode"));
+      if (!mode) throw SchemaError(iw + ".mode: expected scaled, zero or equal");
+      inv.mode = *mode;
+      const std::string base = getString(iv, "base");
+      if (base != "lhs" && base != "rhs") throw SchemaError(iw + ".base: expected lhs or rhs");
+      inv.baseIsRhs = base == "rhs";
+      inv.grid = int(getInt(iv, "grid", -100000, 100000));
+      const std::string unit = getString(iv, "unit");
+      if (unit.empty() || unit.size() > 64 || unit.find_first_not_of("0123456789") != std::string::npos ||
+          (unit.size() > 1 && unit[0] == '0'))
+        throw SchemaError(iw + ".unit: expected a non-negative decimal integer");
+      inv.unit = Integer::parse(unit);
+      pr.invariant = inv;
+    }
+    const bool anyOrder = c.config.anyOrder != 0;
+    if (anyOrder && pr.encoding != "lia")
+      throw SchemaError(where + ": an any-order proof must be a QF_LIA induction step");
+    if (anyOrder && (!pr.step || !pr.invariant))
+      throw SchemaError(where + ": an any-order certificate's proof needs 'step' and 'invariant'");
+    if (!anyOrder && (pr.step || pr.invariant))
+      throw SchemaError(where + ": 'step' and 'invariant' belong to any-order certificates (config.tree \"any\")");
+    if (anyOrder && pr.step && *pr.step == InductionStep::Root1 && c.config.k() != 1)
+      throw SchemaError(where + ".step: root1 is the root step of k = 1 only");
     c.proofs.push_back(pr);
   }
   const json &rp = list(j, "region_proofs", "certificate");
@@ -233,13 +274,37 @@ Certificate certificateFromJson(const json &j) {
   for (size_t i = 0; i < ws.size(); ++i) {
     const json &w = ws[i];
     const std::string where = "witnesses[" + std::to_string(i) + "]";
-    onlyKeys(w, {"a", "b", "a_values", "b_values", "refutes"}, where);
+    onlyKeys(w, {"a", "b", "a_values", "b_values", "refutes", "tree"}, where);
     CertWitness cw;
     cw.a = codes(field(w, "a", where), where + ".a", c.config.a.numCodes(), c.config.k());
     cw.b = codes(field(w, "b", where), where + ".b", c.config.b.numCodes(), c.config.k());
     cw.refutes = guardFromJson(field(w, "refutes", where));
     if (w.contains("a_values")) cw.aValues = valueStrings(w.at("a_values"), where + ".a_values", c.config.k());
     if (w.contains("b_values")) cw.bValues = valueStrings(w.at("b_values"), where + ".b_values", c.config.k());
+    if (c.config.anyOrder) {
+      // The witness's own tree: k leaves, each inner node within the fan-in limit.
+      cw.tree = getString(w, "tree");
+      if (cw.tree.size() > 4096) throw SchemaError(where + ".tree: longer than 4096 characters");
+      if (cw.tree.find_first_not_of("0123456789() \t\n\r") != std::string::npos)
+        throw SchemaError(where + ".tree: expected an S-expression of leaf indices");
+      int depth = 0;  // the tree parser is recursive: bound the nesting first
+      for (char ch : cw.tree) {
+        depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+        if (depth > 2 * kMaxK) throw SchemaError(where + ".tree: nested deeper than " + std::to_string(2 * kMaxK));
+      }
+      try {
+        Tree t = Tree::parse(cw.tree, c.config.k());
+        for (const Tree::Node &n : t.nodes())
+          if (int(n.children.size()) > c.config.anyOrder)
+            throw SchemaError(where + ".tree: a node with " + std::to_string(n.children.size()) +
+                              " children, beyond the fan-in limit of " + treeText(c.config));
+        cw.tree = t.sexpr();
+      } catch (const TreeError &e) {
+        throw SchemaError(where + ".tree: " + e.what());
+      }
+    } else if (w.contains("tree")) {
+      throw SchemaError(where + ".tree: a witness names its tree only in an any-order certificate");
+    }
     c.witnesses.push_back(cw);
   }
   if (j.contains("bound")) {

@@ -10,6 +10,7 @@
 
 #include "certs/config_json.h"
 #include "models/guard.h"
+#include "models/induction.h"
 #include "models/placement.h"
 
 #include <nlohmann/json.hpp>
@@ -56,6 +57,12 @@ struct Proof {
     long phases = 1, facts = 0, decisions = 0;
   };
   std::optional<Obligations> obligations;
+  /// Any-order certificates (config.tree "any" / "any:N"): the induction step this query
+  /// proves ("step") and the invariant ("invariant": {"mode", "base", "grid", "unit"},
+  /// models/induction.h). A region counts as proven when every step of inductionSteps(k)
+  /// has a proof of that region with the same invariant. Absent in one-tree certificates.
+  std::optional<InductionStep> step;
+  std::optional<Invariant> invariant;
 };
 
 /// One witness: element codes, and the code pairs it claims to refute.
@@ -65,6 +72,10 @@ struct CertWitness {
   /// The codes' values as the file writes them ("a_values", "b_values"; informational, empty
   /// when absent). The writer always derives them from the codes; the checker compares.
   std::vector<std::string> aValues, bValues;
+  /// Any-order certificates: the tree (an S-expression over the k leaves, inner nodes within
+  /// the fan-in limit) on which the inputs make the placements differ ("tree"). Absent in
+  /// one-tree certificates, whose witnesses use config.tree.
+  std::string tree;
 };
 
 /// A closed-form bound recorded with the table (optional).

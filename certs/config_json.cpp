@@ -75,7 +75,7 @@ json configToJson(const ModelConfig &cfg) {
               {"round", toString(cfg.acc.rounding)},
               {"subnormals", toString(cfg.acc.subnormals)},
               {"k", cfg.k()},
-              {"tree", cfg.tree.sexpr()}};
+              {"tree", treeText(cfg)}};
   // Written only for NVFP4, so that every MX document keeps its bytes.
   if (cfg.nvfp4()) j["scale"] = toString(cfg.scale);
   return j;
@@ -112,6 +112,14 @@ ModelConfig configFromJson(const json &j) {
   if (scale == ScaleFormat::E4M3 && (fa->name != "e2m1" || fb->name != "e2m1"))
     throw SchemaError("config.scale: e4m3 scales (nvfp4) need e2m1 elements");
   try {
+    if (const int fanIn = parseAnyOrder(tree, int(k))) {
+      if (tree != anyOrderName(fanIn, int(k)))
+        throw SchemaError("config.tree: '" + tree + "' is not canonical (write '" + anyOrderName(fanIn, int(k)) + "')");
+      if (scale == ScaleFormat::E4M3) throw SchemaError("config.tree: no any-order tables for nvfp4");
+      ModelConfig c{*fa, *fb, AccSpec{*acc, *r, *s}, Tree::seq(int(k)), scale};
+      c.anyOrder = fanIn;
+      return c;
+    }
     Tree t = Tree::parse(tree, int(k));
     return ModelConfig{*fa, *fb, AccSpec{*acc, *r, *s}, t, scale};
   } catch (const TreeError &e) {

@@ -13,7 +13,9 @@ std::string tableTreeTag(const Tree &tree, const std::string &given) {
 std::string tableName(const ModelConfig &c, const std::string &treeGiven, Placement lhs, Placement rhs, Relation rel,
                       const std::string &engine) {
   return c.a.name + "x" + c.b.name + (c.nvfp4() ? std::string("-") + toString(c.scale) : std::string()) + "_" + c.acc.fmt.name + "_" + toString(c.acc.rounding) + "_" +
-         toString(c.acc.subnormals) + "_k" + std::to_string(c.k()) + "_" + tableTreeTag(c.tree, treeGiven) + "_" +
+         toString(c.acc.subnormals) + "_k" + std::to_string(c.k()) + "_" +
+         (c.anyOrder ? (c.anyOrder >= c.k() ? std::string("any") : "any" + std::to_string(c.anyOrder))
+                     : tableTreeTag(c.tree, treeGiven)) + "_" +
          toString(lhs) + "-" + toString(rhs) + "_" + toString(rel) + (engine == "exhaustive" ? "_exhaustive" : "");
 }
 

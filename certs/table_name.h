@@ -20,6 +20,8 @@ std::string tableTreeTag(const Tree &tree, const std::string &given);
 /// `AxB_ACC_ROUND_SUBNORMALS_kK_TREE_LHS-RHS_RELATION`, with `_exhaustive` appended for the
 /// exhaustive engine, e.g. "e2m1xe2m1_f32_rne_keep_k32_seq_dequant-post_bitwise". NVFP4 (e4m3
 /// scales) writes AxB-e4m3: "e2m1xe2m1-e4m3_f32_rne_keep_k2_seq_dequant-post_bitwise_exhaustive".
+/// An any-order table's TREE is "any" ("any:N": "anyN"), e.g.
+/// "e2m1xe2m1_f32_rne_keep_k32_any_pre-post_bitwise".
 std::string tableName(const ModelConfig &c, const std::string &treeGiven, Placement lhs, Placement rhs, Relation rel,
                       const std::string &engine);
 

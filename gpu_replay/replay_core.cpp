@@ -186,6 +186,9 @@ ElemFmt elemFmtOf(const mxcert::ElementFormat &f) {
 Problem makeProblem(const ModelConfig &cfg, Placement lhs, Placement rhs, Relation rel) {
   const std::string pre = "config not supported by the device build: ";
   if (cfg.nvfp4()) throw UsageError(pre + "nvfp4 (e4m3 scales): replay is not supported yet");
+  if (cfg.anyOrder)
+    throw UsageError(pre + "tree " + treeText(cfg) +
+                     ": an any-order certificate's witnesses name their own trees; replay one tree at a time (not supported yet)");
   if (cfg.acc.fmt.name != "f32")
     throw UsageError(pre + "accumulator " + cfg.acc.fmt.name + " (the device arithmetic is binary32 only)");
   if (cfg.acc.rounding != mxcert::Rounding::RNE)

@@ -178,10 +178,13 @@ std::string GuardTableSource::mismatch(const ModelConfig &c, Placement lhs, Plac
   bool ok = rel == Relation::Bitwise &&
             ((lhs == Placement::Dequant && rhs == Placement::Post) ||
              (lhs == Placement::Post && rhs == Placement::Dequant)) &&
-            c.a == a && c.b == b && c.k() == k && c.tree == Tree::seq(k) && c.acc.fmt.name == "f32" &&
+            // An any-order table (every tree, docs/bounds.md) covers seq too.
+            c.a == a && c.b == b && c.k() == k && (c.anyOrder || c.tree == Tree::seq(k)) && c.acc.fmt.name == "f32" &&
             c.acc.rounding == Rounding::RNE && c.acc.subnormals == Subnormals::Keep;
   if (ok) return "";
-  auto treeName = [&](const Tree &tr) { return tr == Tree::seq(tr.k()) ? std::string("seq") : tr.sexpr(); };
+  auto treeName = [&](const Tree &tr) {
+    return c.anyOrder ? treeText(c) : tr == Tree::seq(tr.k()) ? std::string("seq") : tr.sexpr();
+  };
   std::string acc = c.acc.fmt.name + " " + toString(c.acc.rounding) + " " + toString(c.acc.subnormals);
   return "the table is for " + describe(c.a, c.b, c.k(), treeName(c.tree), acc, lhs, rhs, rel) + "; the IR needs " +
          describe(a, b, k, "seq", "f32 rne keep", Placement::Dequant, Placement::Post, Relation::Bitwise);

@@ -67,6 +67,12 @@ bool CodeSet::dependsOnEOnly() const {
   return true;
 }
 
+CodeSet CodeSet::intersect(const CodeSet &o) const {
+  CodeSet r;
+  for (size_t i = 0; i < bits_.size(); ++i) r.bits_[i] = bits_[i] & o.bits_[i];
+  return r;
+}
+
 CodeSet CodeSet::complement() const {
   CodeSet c;
   for (size_t i = 0; i < bits_.size(); ++i) c.bits_[i] = bits_[i] ? 0 : 1;

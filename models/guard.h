@@ -59,6 +59,8 @@ public:
   bool dependsOnEOnly() const;
   /// The complement within 0..254 x 0..254.
   CodeSet complement() const;
+  /// The pairs in both sets.
+  CodeSet intersect(const CodeSet &o) const;
 
 private:
   static size_t idx(int xa, int xb) { return size_t(xa) * kNumCodes + size_t(xb); }

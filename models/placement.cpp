@@ -35,4 +35,16 @@ std::optional<Relation> parseRelation(const std::string &s) {
   return std::nullopt;
 }
 
+std::string treeText(const ModelConfig &cfg) {
+  return cfg.anyOrder ? anyOrderName(cfg.anyOrder, cfg.k()) : cfg.tree.sexpr();
+}
+
+ModelConfig configWithTree(const ModelConfig &cfg, const Tree &t) {
+  if (t.k() != cfg.k()) throw std::logic_error("configWithTree: the tree has a different k");
+  ModelConfig c = cfg;
+  c.tree = t;
+  c.anyOrder = 0;
+  return c;
+}
+
 }  // namespace mxcert

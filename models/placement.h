@@ -42,10 +42,22 @@ struct ModelConfig {
   Tree tree;
   /// The scale format: e8m0 (MX, SPEC §5) or e4m3 (NVFP4, models/nvfp4.h).
   ScaleFormat scale = ScaleFormat::E8M0;
+  /// 0: the question is about the one tree `tree`. N >= 2: about EVERY tree over the k
+  /// leaves whose inner nodes have at most N children (`--tree any` / `any:N`, models/tree.h;
+  /// N >= k: no limit). `tree` is then seq(k), which fixes k and nothing else: no evaluator
+  /// may evaluate such a configuration as one tree (evalPlacement refuses it); a witness
+  /// names its own tree (configWithTree).
+  int anyOrder = 0;
   int k() const { return tree.k(); }
   /// Whether the blocks are NVFP4 (e4m3 scales).
   bool nvfp4() const { return scale == ScaleFormat::E4M3; }
 };
+
+/// The tree as configurations name it: "any" / "any:N" for any-order, else the S-expression.
+std::string treeText(const ModelConfig &cfg);
+/// `cfg` with the one tree `t` (k must match): the configuration a witness of an any-order
+/// table is evaluated in.
+ModelConfig configWithTree(const ModelConfig &cfg, const Tree &t);
 
 /// The inputs of one block: decoded elements and the two scale codes (0..255).
 template <class D> struct BlockInput {
@@ -143,6 +155,8 @@ Val<D> placementRoot(D &d, Placement p, const ModelConfig &cfg, const Val<D> &T,
 /// R for placement p on one block (SPEC §5): root(Tree(leaf(a_i, b_i))).
 template <class D>
 Val<D> evalPlacement(D &d, Placement p, const ModelConfig &cfg, const BlockInput<D> &in) {
+  if (cfg.anyOrder)
+    throw std::logic_error("an any-order configuration has no single tree to evaluate (use configWithTree)");
   Scales<D> s = makeScales(d, in.xa, in.xb);
   std::vector<Val<D>> leaves;
   leaves.reserve(size_t(cfg.k()));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <map>
 
 namespace mxcert {
 
@@ -222,6 +223,127 @@ int Tree::depth() const {
   for (size_t i = 0; i < nodes_.size(); ++i)
     for (int ch : nodes_[i].children) dep[i] = std::max(dep[i], dep[size_t(ch)] + 1);
   return dep.empty() ? 0 : dep.back();
+}
+
+std::vector<Tree> Tree::all(int k, int maxFanIn) {
+  checkK(k);
+  if (k > kMaxAllTreesK)
+    throw TreeError("Tree::all enumerates at most " + std::to_string(kMaxAllTreesK) + " leaves, got " + std::to_string(k), -1);
+  if (maxFanIn < 2) throw TreeError("fan-in limit must be at least 2", -1);
+  // S-expressions of every tree over a set of leaves (bit mask), children ordered by their
+  // smallest leaf: the first child is a subtree containing the smallest leaf, the rest is a
+  // forest of one or more trees over the remaining leaves (each forest ordered the same way).
+  std::map<std::pair<unsigned, int>, std::vector<std::string>> forestMemo;  // (mask, max trees) -> forests
+  std::map<unsigned, std::vector<std::string>> treeMemo;
+  std::function<const std::vector<std::string> &(unsigned)> trees;
+  std::function<const std::vector<std::string> &(unsigned, int)> forests;
+  auto lowest = [](unsigned m) { return unsigned(__builtin_ctz(m)); };
+  // Forests of 1 .. maxTrees trees covering `mask`, each tree's text separated by spaces.
+  forests = [&](unsigned mask, int maxTrees) -> const std::vector<std::string> & {
+    auto key = std::make_pair(mask, maxTrees);
+    auto it = forestMemo.find(key);
+    if (it != forestMemo.end()) return it->second;
+    std::vector<std::string> out;
+    const unsigned low = 1u << lowest(mask), rest = mask & ~low;
+    // The first tree holds the lowest leaf and a subset of the rest.
+    for (unsigned sub = rest;; sub = (sub - 1) & rest) {
+      const unsigned first = low | sub, remain = mask & ~first;
+      const std::vector<std::string> &ft = trees(first);
+      if (remain == 0) {
+        out.insert(out.end(), ft.begin(), ft.end());
+      } else if (maxTrees > 1) {
+        const std::vector<std::string> &fr = forests(remain, maxTrees - 1);
+        for (const std::string &a : ft)
+          for (const std::string &b : fr) out.push_back(a + " " + b);
+      }
+      if (sub == 0) break;
+    }
+    return forestMemo[key] = std::move(out);
+  };
+  trees = [&](unsigned mask) -> const std::vector<std::string> & {
+    auto it = treeMemo.find(mask);
+    if (it != treeMemo.end()) return it->second;
+    std::vector<std::string> out;
+    if ((mask & (mask - 1)) == 0) {
+      out.push_back(std::to_string(lowest(mask)));
+    } else {
+      // An inner node: 2 .. maxFanIn children = the first child and a forest of 1 .. maxFanIn - 1.
+      const unsigned low = 1u << lowest(mask), rest = mask & ~low;
+      for (unsigned sub = rest;; sub = (sub - 1) & rest) {
+        const unsigned first = low | sub, remain = mask & ~first;
+        if (remain != 0) {
+          const std::vector<std::string> &ft = trees(first);
+          const std::vector<std::string> &fr = forests(remain, maxFanIn - 1);
+          for (const std::string &a : ft)
+            for (const std::string &b : fr) out.push_back("(" + a + " " + b + ")");
+        }
+        if (sub == 0) break;
+      }
+    }
+    return treeMemo[mask] = std::move(out);
+  };
+  std::vector<Tree> result;
+  for (const std::string &s : trees((1u << k) - 1)) result.push_back(parse(s, k));
+  return result;
+}
+
+std::vector<Tree> Tree::shapes(int k, int maxFanIn) {
+  checkK(k);
+  if (maxFanIn < 2) throw TreeError("fan-in limit must be at least 2", -1);
+  // Shapes as strings over the placeholder 'x', children in canonical (sorted) order: a
+  // shape over n leaves is a leaf or a multiset of 2 .. maxFanIn child shapes whose sizes
+  // sum to n, listed as a nondecreasing sequence (by size, then by index) so that each
+  // multiset appears once.
+  std::vector<std::vector<std::string>> byN(size_t(k) + 1);
+  byN[1] = {"x"};
+  for (int n = 2; n <= k; ++n) {
+    std::vector<std::string> out;
+    // Children in nondecreasing (size, index) order.
+    std::function<void(int, int, int, int, std::string)> rec = [&](int left, int minSize, int minIdx, int count,
+                                                                    std::string acc) {
+      if (left == 0) {
+        if (count >= 2) out.push_back("(" + acc + ")");
+        return;
+      }
+      if (count == maxFanIn) return;
+      for (int size = minSize; size <= left; ++size) {
+        if (size == n) continue;  // a single child is no inner node
+        const std::vector<std::string> &cs = byN[size_t(size)];
+        for (int i = size == minSize ? minIdx : 0; i < int(cs.size()); ++i)
+          rec(left - size, size, i, count + 1, acc + (acc.empty() ? "" : " ") + cs[size_t(i)]);
+      }
+    };
+    rec(n, 1, 0, 0, "");
+    byN[size_t(n)] = std::move(out);
+  }
+  std::vector<Tree> result;
+  for (const std::string &shape : byN[size_t(k)]) {
+    std::string text;
+    int leaf = 0;
+    for (char ch : shape) text += ch == 'x' ? std::to_string(leaf++) : std::string(1, ch);
+    result.push_back(parse(text, k));
+  }
+  return result;
+}
+
+int parseAnyOrder(const std::string &text, int k) {
+  if (text.rfind("any", 0) != 0) return 0;
+  const int cap = std::max(k, 2);
+  if (text == "any") return cap;
+  if (text.size() < 5 || text[3] != ':')
+    throw TreeError("expected 'any' or 'any:N' (N = the largest number of children of a node), got '" + text + "'", 3);
+  const std::string n = text.substr(4);
+  if (n.size() > 3 || !std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit((unsigned char)c); }))
+    throw TreeError("any:N: N must be a number of children (2.." + std::to_string(kMaxK) + "), got '" + n + "'", 4);
+  const int v = std::stoi(n);
+  if (v < 2)
+    throw TreeError("any:N: N must be at least 2 (an inner node sums two or more children), got " + n, 4);
+  if (v > kMaxK) throw TreeError("any:N: N must be at most " + std::to_string(kMaxK) + ", got " + n, 4);
+  return std::min(v, cap);
+}
+
+std::string anyOrderName(int fanIn, int k) {
+  return fanIn >= k ? std::string("any") : "any:" + std::to_string(fanIn);
 }
 
 }  // namespace mxcert

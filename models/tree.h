@@ -62,6 +62,20 @@ public:
 
   bool operator==(const Tree &o) const { return sexpr() == o.sexpr(); }
 
+  /// Every tree over k leaves (1 <= k <= kMaxAllTreesK) whose inner nodes have 2 .. maxFanIn
+  /// children: all nestings, binary and fused nodes, every assignment of leaves. Children are
+  /// unordered (an inner node is one rounding of an exact sum, which does not depend on the
+  /// order of its terms), so each tree appears once, children ordered by their smallest
+  /// leaf. Counts for k = 1..6 with no fan-in limit: 1, 1, 4, 26, 236, 2752; binary only:
+  /// 1, 1, 3, 15, 105, 945. For cross-checking any-order tables at small k.
+  static std::vector<Tree> all(int k, int maxFanIn);
+  /// One tree per shape (unlabeled, unordered tree) over k leaves with fan-in 2 .. maxFanIn,
+  /// leaves numbered 0..k-1 left to right. Relabeling the leaves of a tree only permutes
+  /// its inputs, which range over every code at each leaf, so every tree of a shape has the
+  /// same agree set: the shapes suffice for an intersection over all trees. Counts for
+  /// k = 1..7 with no fan-in limit: 1, 1, 2, 5, 12, 33, 90; binary: 1, 1, 1, 2, 3, 6, 11.
+  static std::vector<Tree> shapes(int k, int maxFanIn);
+
 private:
   int addLeaf(int i);
   int addInner(std::vector<int> children);
@@ -69,5 +83,18 @@ private:
   int k_ = 0;
   std::vector<Node> nodes_;
 };
+
+/// The largest k for which Tree::all enumerates (k = 7 has 39,208 trees).
+constexpr int kMaxAllTreesK = 7;
+
+/// An any-order specification: "any" (every tree over the k leaves) or "any:N" (every tree
+/// whose inner nodes have at most N children; N = 2: binary trees only). Returns the fan-in
+/// limit, normalized to min(N, max(k, 2)) (so "any:N" with N >= k is "any"), or 0 when `text`
+/// does not start with "any". Throws TreeError for a malformed limit: not a number, below 2,
+/// or above kMaxK.
+int parseAnyOrder(const std::string &text, int k);
+/// The canonical name of an any-order specification with fan-in limit `fanIn` over k
+/// leaves: "any" when the limit does not restrict (fanIn >= k), else "any:N".
+std::string anyOrderName(int fanIn, int k);
 
 }  // namespace mxcert

@@ -2,6 +2,7 @@
 #include "smt/encoder.h"
 
 #include "models/placement.h"
+#include "smt/induction_encoder.h"
 #include "smt/smtlib.h"
 #include "smt/term_domain.h"
 
@@ -16,11 +17,15 @@ std::string describeQuery(const Query &q) {
     if (q.fixed[i])
       fixed += (fixed.empty() ? "" : ",") + std::to_string(i) + "=(" + std::to_string(q.fixed[i]->first) + "," +
                std::to_string(q.fixed[i]->second) + ")";
-  return "mxcert query: exists an input with " + std::string(toString(q.lhs)) + " !~ " +
-         toString(q.rhs) + " (" + toString(q.rel) + ")\nconfig: a=" + c.a.name + " b=" + c.b.name +
+  const std::string what =
+      q.step ? "mxcert induction step '" + std::string(toString(*q.step)) + "' fails for " + toString(q.lhs) + " ~ " +
+                   toString(q.rhs) + " (" + toString(q.rel) + "), invariant " + q.inv.str(q.lhs, q.rhs)
+             : "mxcert query: exists an input with " + std::string(toString(q.lhs)) + " !~ " + toString(q.rhs) + " (" +
+                   toString(q.rel) + ")";
+  return what + "\nconfig: a=" + c.a.name + " b=" + c.b.name +
          " acc=" + c.acc.fmt.name + " round=" + toString(c.acc.rounding) +
          " subnormals=" + toString(c.acc.subnormals) + " k=" + std::to_string(c.k()) +
-         " tree=" + c.tree.sexpr() + "\nregion: " + q.region.str() +
+         " tree=" + treeText(c) + "\nregion: " + q.region.str() +
          (fixed.empty() ? "" : "\nfixed leaves (a code, b code): " + fixed);
 }
 
@@ -60,6 +65,12 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
     store_.assertTrue(store_.boolConst(false));
     return;
   }
+  Scales<TermDomain> scales{sa, sb, e, d.litB(false)};
+  if (q.step) {
+    encodeInductionStep(d, q, scales);
+    return;
+  }
+  if (q.cfg.anyOrder) throw std::logic_error("an any-order query is built one induction step at a time");
   std::vector<Val<TermDomain>> A, B;
   for (int i = 0; i < q.cfg.k(); ++i) {
     const bool free = q.fixed.empty() || !q.fixed[size_t(i)];
@@ -70,7 +81,7 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
     A.push_back(decodeElement(d, q.cfg.a, ai));
     B.push_back(decodeElement(d, q.cfg.b, bi));
   }
-  Scales<TermDomain> s{sa, sb, e, d.litB(false)};
+  const Scales<TermDomain> &s = scales;
   auto eval = [&](Placement p) {
     std::vector<Val<TermDomain>> leaves;
     for (int i = 0; i < q.cfg.k(); ++i)

@@ -12,6 +12,7 @@
 
 #include "models/eval.h"
 #include "models/guard.h"
+#include "models/induction.h"
 #include "smt/term.h"
 
 #include <map>
@@ -37,6 +38,11 @@ struct Query {
   bool obligations = false;
   /// Tests only (tests/solver/test_faults.cpp): a perturbation of the analysis.
   FaultInjection fault;
+  /// Any-order tables (cfg.anyOrder, models/induction.h): the query is one step of the
+  /// induction with invariant `inv` ("the step fails for some abstract pair in the region"),
+  /// not "the placements differ"; its unsat proves that step. Unset: the whole block.
+  std::optional<InductionStep> step;
+  Invariant inv;
 };
 
 /// The QF_LIA encoding of a Query.
@@ -67,7 +73,8 @@ public:
   bool modelDiffers(const std::map<std::string, Integer> &model) const;
   /// The facts a model violates, described ("coverage fact 3", ...); empty when all hold.
   std::vector<std::string> failedFacts(const std::map<std::string, Integer> &model) const;
-  /// The concrete input a solver model describes.
+  /// The concrete input a solver model describes (not for induction steps, whose models
+  /// are abstract subtree values).
   ConcreteInput inputFromModel(const std::map<std::string, Integer> &model) const;
   /// The query as SMT-LIB2 text (deterministic).
   std::string smtlib2() const;

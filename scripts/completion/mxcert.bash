@@ -18,7 +18,9 @@ _mxcert() {
     --acc) COMPREPLY=($(compgen -W "f32 bf16 f16 f64" -- "$cur")); return ;;
     --round) COMPREPLY=($(compgen -W "rne rtz" -- "$cur")); return ;;
     --subnormals) COMPREPLY=($(compgen -W "keep ftz" -- "$cur")); return ;;
-    --tree) COMPREPLY=($(compgen -W "seq pairwise fused" -- "$cur")); return ;;
+    --tree) COMPREPLY=($(compgen -W "seq pairwise fused any any:2" -- "$cur")); return ;;
+    --step) COMPREPLY=($(compgen -W "leaf root node start add root1" -- "$cur")); return ;;
+    --invariant) COMPREPLY=($(compgen -W "scaled zero equal" -- "$cur")); return ;;
     --lhs|--rhs) COMPREPLY=($(compgen -W "pre post dequant post2" -- "$cur")); return ;;
     --relation) COMPREPLY=($(compgen -W "bitwise value" -- "$cur")); return ;;
     --engine) COMPREPLY=($(compgen -W "solver exhaustive" -- "$cur")); return ;;

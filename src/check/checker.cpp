@@ -225,6 +225,9 @@ void checkWitnesses(Ctx &x) {
     }
     // Per e, the verdict when both placements depend on e alone (same computation).
     std::vector<int8_t> byE(size_t(2 * kMaxCode + 1), -1);
+    // An any-order certificate's witness is evaluated on its own tree (the reader checked
+    // that it has k leaves and respects the fan-in limit).
+    const ModelConfig wcfg = cfg.anyOrder ? configWithTree(cfg, Tree::parse(cw.tree, cfg.k())) : cfg;
     ConcreteInput in;
     in.a = cw.a;
     in.b = cw.b;
@@ -252,12 +255,13 @@ void checkWitnesses(Ctx &x) {
         }
         in.xa = unsigned(a);
         in.xb = unsigned(b);
-        std::vector<CVal> r = evaluatePlacements(cfg, {x.c.lhs, x.c.rhs}, in);
+        std::vector<CVal> r = evaluatePlacements(wcfg, {x.c.lhs, x.c.rhs}, in);
         ++x.rep.evaluations;
         const bool differs = !isRelated(r[0], r[1], x.c.relation);
         memo = differs ? 1 : 0;
         if (!differs)
-          f.add(name + " a=" + codesStr(cw.a) + " b=" + codesStr(cw.b) + " does not refute " + pairStr(a, b) + ": " +
+          f.add(name + " a=" + codesStr(cw.a) + " b=" + codesStr(cw.b) + (cw.tree.empty() ? "" : " tree " + cw.tree) +
+              " does not refute " + pairStr(a, b) + ": " +
                 toString(x.c.lhs) + " gives " + toDecimal(r[0], cfg.acc.fmt) + ", " + toString(x.c.rhs) + " gives " +
                 toDecimal(r[1], cfg.acc.fmt) + ", related under " + toString(x.c.relation));
       }
@@ -283,8 +287,40 @@ void checkProofCoverage(Ctx &x) {
   Failures f(x.opt.maxReported);
   CodeSet proven;
   std::vector<CodeSet> proofSets;
+  // Any order: a pair is proven when, for one invariant, every step of inductionSteps(k) has
+  // a proof whose region holds the pair (models/induction.h); each proof then stands for the
+  // pairs of its region where its invariant's steps are all proven.
+  const bool anyOrder = x.c.config.anyOrder != 0;
+  std::vector<CodeSet> byProof;  // any order: per proof, the pairs its invariant proves within its region
+  if (anyOrder) {
+    std::vector<Invariant> invs;
+    for (const certs::Proof &p : x.c.proofs)
+      if (std::find(invs.begin(), invs.end(), *p.invariant) == invs.end()) invs.push_back(*p.invariant);
+    std::vector<CodeSet> provenBy(invs.size(), CodeSet::all());
+    const std::vector<InductionStep> need = inductionSteps(x.c.config.k());
+    for (size_t v = 0; v < invs.size(); ++v)
+      for (InductionStep st : need) {
+        CodeSet stepSet;
+        for (const certs::Proof &p : x.c.proofs)
+          if (*p.invariant == invs[v] && *p.step == st) {
+            const CodeSet r = regionSet(p.region);
+            for (int a = 0; a < kNumCodes; ++a)
+              for (int b = 0; b < kNumCodes; ++b)
+                if (r.get(a, b)) stepSet.set(a, b);
+          }
+        provenBy[v] = provenBy[v].intersect(stepSet);
+      }
+    for (const certs::Proof &p : x.c.proofs) {
+      const size_t v = size_t(std::find(invs.begin(), invs.end(), *p.invariant) - invs.begin());
+      byProof.push_back(regionSet(p.region).intersect(provenBy[v]));
+    }
+    for (const certs::Proof &p : x.c.proofs)
+      if (std::find(need.begin(), need.end(), *p.step) == need.end())
+        f.add("a proof of step " + std::string(toString(*p.step)) + ", which a proof over k = " +
+              std::to_string(x.c.config.k()) + " leaves does not have");
+  }
   for (size_t i = 0; i < x.c.proofs.size(); ++i) {
-    proofSets.push_back(regionSet(x.c.proofs[i].region));
+    proofSets.push_back(anyOrder ? byProof[i] : regionSet(x.c.proofs[i].region));
     long outside = 0;
     int oa = -1, ob = -1;
     for (int a = 0; a < kNumCodes; ++a)
@@ -296,6 +332,9 @@ void checkProofCoverage(Ctx &x) {
     if (outside > 0)
       f.add("proofs[" + std::to_string(i) + "] (" + x.c.proofs[i].region.str() + ") covers " + std::to_string(outside) +
             " pair(s) outside the agree set, e.g. " + pairStr(oa, ob));
+    if (anyOrder && x.c.proofs[i].region.count() > 0 && proofSets.back().count() == 0)
+      f.add("proofs[" + std::to_string(i) + "] (step " + toString(*x.c.proofs[i].step) + ", " +
+            x.c.proofs[i].region.str() + ") proves nothing: no pair of its region has every step of its invariant");
   }
   for (size_t j = 0; j < x.c.agree.regions.size(); ++j) {
     const Region &r = x.c.agree.regions[j];
@@ -322,6 +361,12 @@ void checkProofCoverage(Ctx &x) {
   }
   if (f.any())
     x.add("proof coverage", Status::False, f.str(), t0);
+  else if (anyOrder)
+    x.add("proof coverage", Status::Holds,
+          std::to_string(x.c.proofs.size()) + " induction step proof(s): every pair of the agree set has all " +
+              std::to_string(inductionSteps(x.c.config.k()).size()) +
+              " steps of one invariant (so it agrees for every tree), and no proof reaches outside it",
+          t0);
   else
     x.add("proof coverage", Status::Holds,
           std::to_string(x.c.proofs.size()) + " proof region(s) cover exactly the agree set", t0);
@@ -355,7 +400,13 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
                    std::map<std::string, std::unique_ptr<smt::Backend>> &backends) {
   const auto t0 = Clock::now();
   const bool obligations = stored && stored->obligations.has_value();
-  smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}, x.opt.budget, obligations, {}};
+  smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}, x.opt.budget, obligations, {}, {}, {}};
+  if (stored && stored->step) {
+    q.step = stored->step;
+    q.inv = *stored->invariant;
+  }
+  const std::string stepName =
+      q.step ? std::string(" (") + toString(*q.step) + " step, invariant " + q.inv.str(x.c.lhs, x.c.rhs) + ")" : "";
   const bool fp = stored && stored->encoding == "fp";
   if (x.opt.budget && x.opt.budget->passed()) {
     x.add(name, Status::Unknown, "region " + region.str() + ": not checked: " + x.opt.budget->stopReason(),
@@ -481,6 +532,13 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
             t0);
       return;
     }
+    if (r.verdict == smt::Verdict::Sat && q.step) {
+      x.add(name, Status::False,
+            "region " + region.str() + stepName + ": " + who +
+                " answers sat: the step does not hold (abstract subtree values on which the invariant fails)",
+            t0);
+      return;
+    }
     if (r.verdict == smt::Verdict::Sat) {
       std::string cex = "no model";
       if (enc) {
@@ -519,7 +577,9 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
             "reasoning"
           : "";
   x.add(name, Status::Holds,
-        "region " + region.str() + ": " + (matched.empty() ? "" : matched + "; ") + "unsat with " + proven + how, t0);
+        "region " + region.str() + stepName + ": " + (matched.empty() ? "" : matched + "; ") + "unsat with " + proven +
+            how,
+        t0);
 }
 
 /// The largest number of block evaluations the checker spends on proving an NVFP4 agree set.
@@ -641,6 +701,13 @@ void checkProofs(Ctx &x) {
     return;
   }
   std::map<std::string, std::unique_ptr<smt::Backend>> backends;
+  if (x.c.proofs.empty() && x.c.engine == "exhaustive" && x.c.config.anyOrder) {
+    x.add("proofs", Status::Unknown,
+          "an exhaustive any-order table has no induction proofs to re-check (the checker does not choose invariants): "
+          "certify it with `mxcert table ... --tree " + treeText(x.c.config) + "` (the solver engine)",
+          Clock::now());
+    return;
+  }
   if (x.c.proofs.empty() && x.c.engine == "exhaustive") {
     // An uncertified (exhaustive-engine) table: the checker proves the agree regions itself.
     for (size_t j = 0; j < x.c.agree.regions.size(); ++j) {

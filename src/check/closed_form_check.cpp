@@ -59,8 +59,24 @@ RecomputedBound recomputeBoundParams(const ModelConfig &c, Placement lhs, Placem
   const long q = af.quantumExp(), g = c.a.quantumExp() + c.b.quantumExp();
   const CVal amax = largest(c.a), bmax = largest(c.b);
   const CVal tmax = mulExact(d, amax, bmax);
-  const std::vector<CVal> node =
-      evalTreeNodes(d, c.tree, std::vector<CVal>(size_t(c.k()), roundAcc(d, tmax, c.acc)), c.acc);
+  std::vector<CVal> node;
+  if (c.anyOrder) {
+    // Every tree (docs/bounds.md): where n tmax is exact for n <= k, a node over n leaves of
+    // any tree is n tmax on all-maximal leaves; the largest non-root node has k - 1 leaves.
+    for (long n = 1; n <= c.k(); ++n) {
+      const CVal v = finiteVal(d, false, tmax.N * Integer(n), tmax.X);
+      const CVal r = roundAcc(d, v, c.acc);
+      if (r.nan || r.inf || r.N * Integer::pow2(unsigned(std::max<int64_t>(0, r.X.toInt64() - v.X.toInt64()))) !=
+                                   v.N * Integer::pow2(unsigned(std::max<int64_t>(0, v.X.toInt64() - r.X.toInt64())))) {
+        out.whyNot = "n tmax is not exact for some n <= k (no closed form for every tree)";
+        return out;
+      }
+    }
+    node = {finiteVal(d, false, tmax.N * Integer(long(std::max(1, c.k() - 1))), tmax.X),
+            finiteVal(d, false, tmax.N * Integer(long(c.k())), tmax.X)};
+  } else {
+    node = evalTreeNodes(d, c.tree, std::vector<CVal>(size_t(c.k()), roundAcc(d, tmax, c.acc)), c.acc);
+  }
   long logM = floorLog2(node.front());
   for (size_t i = 0; i + 1 < node.size(); ++i) logM = std::max(logM, floorLog2(node[i]));
   std::map<std::string, long> &p = out.params;

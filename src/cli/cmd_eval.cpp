@@ -74,6 +74,8 @@ struct EvalRequest {
 EvalRequest parseEval(const Args &args) {
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   const ModelConfig cfg = parseConfig(args);
+  if (cfg.anyOrder)
+    throw UsageError("--tree " + treeText(cfg) + ": eval evaluates one tree (name it: seq, pairwise, fused or an S-expression)");
   const int maxCode = maxScaleCode(cfg);
   EvalRequest r{cfg, parseRelationOpt(args), parsePlacementList(args.get("placements", "pre,post,dequant,post2")),
                 parseCodeRange("xa", args.require("xa"), maxCode), parseCodeRange("xb", args.require("xb"), maxCode),

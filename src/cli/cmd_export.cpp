@@ -31,7 +31,9 @@ std::string treeName(const Tree &t) {
 std::string defaultName(const certs::GuardTable &t) {
   const ModelConfig &c = t.config;
   return "mx_" + c.a.name + "x" + c.b.name + "_" + c.acc.fmt.name + "_" + toString(c.acc.rounding) + "_" +
-         toString(c.acc.subnormals) + "_k" + std::to_string(c.k()) + "_" + treeName(c.tree) + "_" + toString(t.lhs) +
+         toString(c.acc.subnormals) + "_k" + std::to_string(c.k()) + "_" +
+         (c.anyOrder ? (c.anyOrder >= c.k() ? std::string("any") : "any" + std::to_string(c.anyOrder)) : treeName(c.tree)) +
+         "_" + toString(t.lhs) +
          "_" + toString(t.rhs) + "_" + toString(t.relation);
 }
 
@@ -120,7 +122,7 @@ std::string asMlir(const certs::GuardTable &t, const std::string &name, const st
   s += "mxcert.a = " + mlirString(c.a.name) + ", mxcert.b = " + mlirString(c.b.name) +
        ", mxcert.acc = " + mlirString(c.acc.fmt.name) + ", mxcert.round = " + mlirString(toString(c.acc.rounding)) +
        ", mxcert.subnormals = " + mlirString(toString(c.acc.subnormals)) + ", mxcert.k = " + std::to_string(c.k()) +
-       " : i64, mxcert.tree = " + mlirString(c.tree.sexpr()) + ", ";
+       " : i64, mxcert.tree = " + mlirString(treeText(c)) + ", ";
   s += "mxcert.lhs = " + mlirString(toString(t.lhs)) + ", mxcert.rhs = " + mlirString(toString(t.rhs)) +
        ", mxcert.relation = " + mlirString(toString(t.relation)) + ", ";
   s += "mxcert.certified = " + std::string(t.certified ? "true" : "false") + ", ";

@@ -33,7 +33,16 @@ engine::PairQuery parseQuery(const Args &args) {
   // Every fact of the analysis is an obligation (docs/solver.md, "Obligations mode"); the
   // --obligations flag, once needed for this, is still accepted.
   q.obligations = true;
+  if (cfg.anyOrder) {
+    const std::string why = engine::anyOrderUnsupported(q);
+    if (!why.empty()) throw NoAnyOrderProof("no order-independent proof for " + why);
+  }
   return q;
+}
+
+/// The question of witness w: q itself, or, for an any-order q, q over the witness's tree.
+engine::PairQuery witnessQuery(const engine::PairQuery &q, const engine::Witness &w) {
+  return w.tree.empty() ? q : engine::withTree(q, Tree::parse(w.tree, q.cfg.k()));
 }
 
 std::unique_ptr<smt::Backend> backendFor(const Args &args) {
@@ -50,7 +59,8 @@ std::string quoteArg(const std::string &s) {
 }
 
 /// A counterexample in full: inputs, both results with bits, and the replay command.
-std::string describeCex(const engine::PairQuery &q, const engine::Witness &w) {
+std::string describeCex(const engine::PairQuery &q0, const engine::Witness &w) {
+  const engine::PairQuery q = witnessQuery(q0, w);
   ConcreteInput in{w.a, w.b, unsigned(w.xa), unsigned(w.xb)};
   std::vector<CVal> r = evaluatePlacements(q.cfg, {q.lhs, q.rhs}, in);
   const AccFormat &af = q.cfg.acc.fmt;
@@ -63,6 +73,7 @@ std::string describeCex(const engine::PairQuery &q, const engine::Witness &w) {
   }
   std::string t = "counterexample at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb) +
                   " (e=" + std::to_string(w.xa + w.xb - 254) + "):\n";
+  if (!w.tree.empty()) t += "  tree = " + w.tree + "   (one tree over the k terms on which they differ)\n";
   t += "  a = " + av + "   (codes " + ac + ")\n";
   t += "  b = " + bv + "   (codes " + bc + ")\n";
   t += std::string("  ") + toString(q.lhs) + " = " + toDecimal(r[0], af) + " (" + hexBits(encodeBits(r[0], af), af) + ")\n";
@@ -77,7 +88,8 @@ std::string describeCex(const engine::PairQuery &q, const engine::Witness &w) {
 }
 
 /// A counterexample as JSON: codes, values, and both results (decimal and bits).
-nlohmann::json cexJson(const engine::PairQuery &q, const engine::Witness &w) {
+nlohmann::json cexJson(const engine::PairQuery &q0, const engine::Witness &w) {
+  const engine::PairQuery q = witnessQuery(q0, w);
   ConcreteInput in{w.a, w.b, unsigned(w.xa), unsigned(w.xb)};
   std::vector<CVal> r = evaluatePlacements(q.cfg, {q.lhs, q.rhs}, in);
   const AccFormat &af = q.cfg.acc.fmt;
@@ -89,8 +101,10 @@ nlohmann::json cexJson(const engine::PairQuery &q, const engine::Witness &w) {
   auto result = [&](const CVal &v) {
     return nlohmann::json{{"value", toDecimal(v, af)}, {"bits", hexBits(encodeBits(v, af), af)}};
   };
-  return {{"xa", w.xa}, {"xb", w.xb}, {"e", w.xa + w.xb - 254}, {"a", w.a}, {"b", w.b},
-          {"a_values", av}, {"b_values", bv}, {toString(q.lhs), result(r[0])}, {toString(q.rhs), result(r[1])}};
+  nlohmann::json j = {{"xa", w.xa}, {"xb", w.xb}, {"e", w.xa + w.xb - 254}, {"a", w.a}, {"b", w.b},
+                      {"a_values", av}, {"b_values", bv}, {toString(q.lhs), result(r[0])}, {toString(q.rhs), result(r[1])}};
+  if (!w.tree.empty()) j["tree"] = w.tree;
+  return j;
 }
 
 /// The head of every verdict document: schema, configuration, placements, relation.
@@ -119,7 +133,8 @@ engine::LeafFix fixAll(const std::vector<unsigned> &a, const std::vector<unsigne
 /// only): also have the solver check it against the QF_LIA encoding with the inputs fixed (the
 /// query `emit-smt2 --xa --xb --a-vals --b-vals` prints). An encoding that is unsat on an input
 /// the evaluator confirms is a bug, reported as an internal error, never as an answer.
-std::string liaCheck(const engine::PairQuery &q, const engine::Witness &w, smt::Backend &b, double timeout) {
+std::string liaCheck(const engine::PairQuery &q0, const engine::Witness &w, smt::Backend &b, double timeout) {
+  const engine::PairQuery q = witnessQuery(q0, w);
   engine::RegionCheck c = engine::checkRegion(q, pairRegion(w.xa, w.xb), b, timeout, fixAll(w.a, w.b));
   if (c.verdict == smt::Verdict::Sat)
     return fmt::format("  QF_LIA check: sat with these inputs fixed ({} {}, {:.3f} s)\n", b.name(), b.version(),
@@ -149,9 +164,36 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
   // the full timeout) — a satisfiable query is much harder for the solver than finding a
   // witness this way.
   const double quick = std::min(timeout, 5.0);
-  engine::RegionCheck rc = engine::checkRegion(q, r, b, quick);
+  engine::RegionCheck rc;
+  size_t steps = 0;
+  if (q.cfg.anyOrder) {
+    // Every tree: the induction (models/induction.h); else a witness on one tree.
+    engine::InductionCheck ic = engine::proveAnyOrder(q, r, b, timeout);
+    rc.verdict = ic.verdict;
+    rc.reason = ic.reason.empty() ? "" : "no invariant carries over: " + ic.reason;
+    rc.final = ic.final;
+    for (const engine::ProofRecord &p : ic.steps) {
+      rc.seconds += p.seconds;
+      rc.proof.facts += p.facts;
+      rc.proof.decisions += p.decisions;
+      rc.proof.obligations = true;
+    }
+    steps = ic.steps.size();
+  } else {
+    rc = engine::checkRegion(q, r, b, quick);
+  }
   const bool final = rc.final;  // memory exhausted or deadline passed: no split will help
-  if (rc.verdict == smt::Verdict::Unknown) {
+  if (q.cfg.anyOrder && rc.verdict == smt::Verdict::Unknown && !final) {
+    bool allUnsat = true;
+    engine::CexSearch cs =
+        engine::searchAnyOrderCounterexample(q, r, b, timeout, std::min(timeout, 5.0), true, allUnsat);
+    if (cs.verdict == smt::Verdict::Sat) {
+      cex = *cs.witness;
+      records.push_back({{"region", certs::regionToJson(r)}, {"verdict", "sat"}});
+      return kRefuted;
+    }
+    rc.reason += (rc.reason.empty() ? "" : "; ") + cs.reason;
+  } else if (rc.verdict == smt::Verdict::Unknown) {
     engine::CexSearch cs = engine::searchCounterexample(q, r, b, timeout, std::min(timeout, 5.0), true);
     rc.verdict = cs.verdict;
     rc.reason = cs.reason;
@@ -162,7 +204,8 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
     }
   }
   if (rc.verdict == smt::Verdict::Unsat) {
-    report += fmt::format("  {}: unsat ({} {}, {:.3f} s){}\n", r.str(), b.name(), b.version(), rc.seconds,
+    report += fmt::format("  {}: unsat ({} {}, {:.3f} s){}{}\n", r.str(), b.name(), b.version(), rc.seconds,
+                          steps ? fmt::format("; for every tree: {} induction steps", steps) : "",
                           rc.proof.obligations
                               ? fmt::format("; proven by {}: the agreement and {} fact(s) of the analysis ({} "
                                             "decisions verified by arithmetic)",
@@ -174,6 +217,7 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
                        {"solver_version", b.version()}, {"seconds", rc.seconds},
                        {"constant_false", rc.proof.constantFalse}, {"obligations", rc.proof.obligations},
                        {"facts", rc.proof.facts}, {"decisions", rc.proof.decisions}});
+    if (steps) records.back()["induction_steps"] = steps;
     pp.add(r.count());
     return kOk;
   }
@@ -288,7 +332,25 @@ int cmdCex(int argc, char **argv) {
   const smt::Budget budget = parseBudget(args, 300);
   q.budget = &budget;
   const double timeout = budget.totalSeconds();
-  engine::CexSearch cs = engine::searchCounterexample(q, r, *b, timeout, std::min(timeout, 10.0), true);
+  engine::CexSearch cs;
+  std::optional<engine::InductionCheck> induction;
+  if (q.cfg.anyOrder) {
+    // A witness on one tree refutes; agreement needs the induction (every tree).
+    bool allUnsat = true;
+    cs = engine::searchAnyOrderCounterexample(q, r, *b, timeout, std::min(timeout, 10.0), true, allUnsat);
+    if (cs.verdict != smt::Verdict::Sat && !(q.budget && q.budget->passed())) {
+      induction = engine::proveAnyOrder(q, r, *b, timeout);
+      if (induction->verdict == smt::Verdict::Unsat) {
+        cs.verdict = smt::Verdict::Unsat;
+        for (const engine::ProofRecord &p : induction->steps) cs.proof.seconds += p.seconds;
+      } else {
+        cs.reason = "no witness on the trees tried (" + cs.reason + ") and no invariant carries over (" +
+                    induction->reason + ")";
+      }
+    }
+  } else {
+    cs = engine::searchCounterexample(q, r, *b, timeout, std::min(timeout, 10.0), true);
+  }
   nlohmann::json doc = verdictDoc("cex", q);
   doc["xa"] = xa;
   doc["xb"] = xb;
@@ -302,9 +364,10 @@ int cmdCex(int argc, char **argv) {
   }
   if (cs.verdict == smt::Verdict::Unsat) {
     const std::string text =
-        fmt::format("agree: {} ~ {} ({}) for every input at xa={} xb={} (proven: unsat, {} {}, {:.3f} s)\n",
-                    toString(q.lhs), toString(q.rhs), toString(q.rel), r.xa.lo, r.xb.lo, b->name(), b->version(),
-                    cs.proof.seconds);
+        fmt::format("agree: {} ~ {} ({}) for every input{} at xa={} xb={} (proven: unsat, {} {}, {:.3f} s{})\n",
+                    toString(q.lhs), toString(q.rhs), toString(q.rel), induction ? " and every tree" : "", r.xa.lo,
+                    r.xb.lo, b->name(), b->version(), cs.proof.seconds,
+                    induction ? fmt::format("; {} induction steps", induction->steps.size()) : "");
     doc["verdict"] = "agree";
     doc["proof"] = {{"solver", b->name()}, {"solver_version", b->version()}, {"seconds", cs.proof.seconds},
                     {"constant_false", cs.proof.constantFalse}};
@@ -364,7 +427,16 @@ int cmdBound(int argc, char **argv) {
   }
   out += "tightness (one step past each end):\n";
   for (const engine::TightnessPoint &tp : points) {
-    engine::CexSearch cs = engine::searchCounterexample(q, tp.face, *b, timeout, std::min(timeout, 10.0));
+    engine::CexSearch cs;
+    if (q.cfg.anyOrder) {
+      bool allUnsat = true;
+      cs = engine::searchAnyOrderCounterexample(q, tp.face, *b, timeout, std::min(timeout, 10.0), true, allUnsat);
+      if (cs.verdict != smt::Verdict::Sat && allUnsat &&
+          engine::proveAnyOrder(q, tp.face, *b, timeout).verdict == smt::Verdict::Unsat)
+        cs.verdict = smt::Verdict::Unsat;  // the face agrees for every tree: not tight
+    } else {
+      cs = engine::searchCounterexample(q, tp.face, *b, timeout, std::min(timeout, 10.0));
+    }
     pp.add(tp.face.count());
     if (cs.verdict == smt::Verdict::Sat) {
       const engine::Witness &w = *cs.witness;
@@ -391,7 +463,7 @@ int cmdBound(int argc, char **argv) {
 
 int cmdEmitSmt2(int argc, char **argv) {
   std::set<std::string> valued = solverOptions();
-  valued.insert({"encoding", "xa", "xb", "e", "guard", "a-vals", "b-vals"});
+  valued.insert({"encoding", "xa", "xb", "e", "guard", "a-vals", "b-vals", "step", "invariant"});
   Args args(argc, argv, 2, {"obligations"}, valued);
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q = parseQuery(args);
@@ -420,7 +492,37 @@ int cmdEmitSmt2(int argc, char **argv) {
   }
   const std::string enc = args.get("encoding", "lia");
   const smt::Budget budget = parseBudget(args, 0);  // construction only (no solver runs)
-  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, r, {}, &budget, q.obligations, {}};
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, r, {}, &budget, q.obligations, {}, {}, {}};
+  if (q.cfg.anyOrder) {
+    // One step of the induction (models/induction.h) with one of the candidate invariants.
+    const std::string st = args.require("step");
+    auto step = parseInductionStep(st);
+    const std::vector<InductionStep> need = inductionSteps(q.cfg.k());
+    if (!step || std::find(need.begin(), need.end(), *step) == need.end()) {
+      std::string names;
+      for (InductionStep x : need) names += std::string(names.empty() ? "" : ", ") + toString(x);
+      throw UsageError("--step: expected one of " + names + " for k = " + std::to_string(q.cfg.k()) + ", got '" + st + "'");
+    }
+    sq.step = step;
+    const std::vector<Invariant> cands = engine::candidateInvariants(q);
+    const std::string mode = args.get("invariant", toString(cands.front().mode));
+    std::string names;
+    bool found = false;
+    for (const Invariant &inv : cands) {
+      names += std::string(names.empty() ? "" : " or ") + toString(inv.mode);
+      if (mode == toString(inv.mode)) {
+        sq.inv = inv;
+        found = true;
+      }
+    }
+    if (!found)
+      throw UsageError("--invariant: expected " + names + " for " + toString(q.lhs) + "/" + toString(q.rhs) + ", got '" +
+                       mode + "'");
+    if (args.get("a-vals") || args.get("b-vals")) throw UsageError("--a-vals/--b-vals: not with --tree any (a step's inputs are abstract)");
+    if (args.get("encoding", "lia") != "lia") throw UsageError("--encoding fp: not with --tree any (the induction steps are QF_LIA)");
+  } else if (args.get("step") || args.get("invariant")) {
+    throw UsageError("--step and --invariant are for --tree any (one step of the induction)");
+  }
   // --a-vals/--b-vals (as in `mxcert eval`): every leaf's elements fixed, e.g. to have a
   // solver check a counterexample against the encoding.
   if (args.get("a-vals") || args.get("b-vals")) {

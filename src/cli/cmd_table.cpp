@@ -78,6 +78,8 @@ TableOutcome runTable(const Args &args, const ProgressFn &progress) {
   q.obligations = eng == "solver";
   if (args.flag("obligations") && eng != "solver") throw UsageError("--obligations: only with --engine solver");
   if (q.cfg.nvfp4() && eng == "solver") throw UsageError(kNvfp4OnlyExhaustive);
+  if (q.cfg.anyOrder && eng == "solver" && !engine::anyOrderUnsupported(q).empty())
+    throw NoAnyOrderProof("no order-independent proof for " + engine::anyOrderUnsupported(q));
   // One budget for the whole command: --timeout (default: none) bounds everything, each
   // solver call is further limited by --query-timeout.
   const smt::Budget budget = parseBudget(args, 0);

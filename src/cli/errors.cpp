@@ -19,6 +19,8 @@ Failure failureOf(std::exception_ptr e) {
     return {kUsage, "error", x.what()};
   } catch (const certs::SchemaError &x) {
     return {kUsage, "error", x.what()};
+  } catch (const NoAnyOrderProof &x) {
+    return {kUnknown, "unknown", x.what()};
   } catch (const smt::BudgetExceeded &x) {
     // The command's deadline or term cap (a limit; nothing is reported as proven).
     return {kUnknown, "unknown", x.what()};

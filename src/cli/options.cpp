@@ -177,6 +177,13 @@ ModelConfig parseConfig(const Args &args) {
   }
   std::string treeText = args.get("tree", "seq");
   try {
+    if (const int fanIn = parseAnyOrder(treeText, int(k))) {
+      if (scale == ScaleFormat::E4M3)
+        throw UsageError("--tree " + treeText + ": any-order tables are for MX (e8m0) scales; nvfp4 takes one tree");
+      ModelConfig c{fa, fb, spec, Tree::seq(int(k)), scale};
+      c.anyOrder = fanIn;
+      return c;
+    }
     Tree t = Tree::parse(treeText, int(k));
     return ModelConfig{fa, fb, spec, t, scale};
   } catch (const TreeError &e) {
@@ -263,7 +270,7 @@ smt::Budget parseBudget(const Args &args, double dfltTimeout) {
 std::string describe(const ModelConfig &cfg) {
   return "a=" + cfg.a.name + " b=" + cfg.b.name + " acc=" + cfg.acc.fmt.name +
          " round=" + toString(cfg.acc.rounding) + " subnormals=" + toString(cfg.acc.subnormals) +
-         " k=" + std::to_string(cfg.k()) + " tree=" + cfg.tree.sexpr() +
+         " k=" + std::to_string(cfg.k()) + " tree=" + treeText(cfg) +
          (cfg.nvfp4() ? std::string(" scale=") + toString(cfg.scale) : std::string());
 }
 

@@ -19,6 +19,12 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A question the tool cannot decide by construction (exit 3, "unknown"): `--tree any` for a
+/// configuration without an order-independent invariant ("no order-independent proof for ...").
+struct NoAnyOrderProof : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// `--help` (or `-h`) among a command's arguments: what() is the help text (stdout, exit 0).
 struct HelpRequested : std::runtime_error {
   using std::runtime_error::runtime_error;

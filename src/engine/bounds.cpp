@@ -1,6 +1,7 @@
 // src/engine/bounds.cpp — closed-form agree sets (see bounds.h and docs/bounds.md).
 #include "src/engine/bounds.h"
 
+#include "models/eval.h"
 #include "models/placement.h"
 
 #include <algorithm>
@@ -77,8 +78,21 @@ ClosedForm closedForm(const PairQuery &q) {
   if (floorLog2(tmax) > af.emax) return no("the largest product overflows " + af.name);
 
   // Node maxima on all-maximal leaves at scale 1 (rounding is monotone).
-  const std::vector<CVal> val =
-      evalTreeNodes(d, c.tree, std::vector<CVal>(size_t(c.k()), roundAcc(d, tmax, c.acc)), c.acc);
+  std::vector<CVal> val;
+  if (c.anyOrder) {
+    // Every tree: when n tmax is exact for every n <= k, a node over n leaves is n tmax on
+    // all-maximal leaves in every tree (by induction: its children are exact multiples of
+    // tmax summing to n tmax, which rounds to itself), so M = (k - 1) tmax (the largest
+    // non-root node of any tree; tmax for k = 1) and Dmax = k tmax.
+    auto times = [&](int n) { return finiteVal(d, false, tmax.N * Integer(int64_t(n)), tmax.X); };
+    for (int n = 1; n <= c.k(); ++n)
+      if (!sameState(roundAcc(d, times(n), c.acc), times(n)))
+        return no("n tmax is not exact in " + af.name + " for n = " + std::to_string(n) +
+                  " (the closed form for every tree needs it for n <= k)");
+    val = {times(std::max(1, c.k() - 1)), times(c.k())};
+  } else {
+    val = evalTreeNodes(d, c.tree, std::vector<CVal>(size_t(c.k()), roundAcc(d, tmax, c.acc)), c.acc);
+  }
   const CVal &Dmax = val.back();
   if (Dmax.inf) return no("the tree overflows " + af.name + " at scale 1");
   int64_t logM = floorLog2(val[0]);

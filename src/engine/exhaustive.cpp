@@ -378,7 +378,56 @@ void runExhaustiveNvfp4(const PairQuery &q, const ExhaustiveOptions &opt, const 
 
 }  // namespace
 
+namespace {
+ExhaustiveResult runExhaustiveOneTree(const PairQuery &q, const ExhaustiveOptions &opt);
+
+/// Any order: the intersection of the agree sets of every tree shape (Tree::shapes: every
+/// relabeling of a shape has the same agree set), each excluded pair refuted by a witness of
+/// the first shape that refutes it (the witness names its tree).
+ExhaustiveResult runExhaustiveAnyOrder(const PairQuery &q, const ExhaustiveOptions &opt) {
+  if (q.cfg.k() > kMaxAllTreesK)
+    throw ResourceLimit("the exhaustive engine enumerates every tree only for k <= " + std::to_string(kMaxAllTreesK) +
+                        " (k = " + std::to_string(q.cfg.k()) + "; use --engine solver)");
+  const std::vector<Tree> trees = Tree::shapes(q.cfg.k(), q.cfg.anyOrder);
+  ExhaustiveResult out;
+  out.witnessOf.assign(size_t(kNumCodes) * kNumCodes, -1);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (size_t ti = 0; ti < trees.size(); ++ti) {
+    ExhaustiveOptions o = opt;
+    if (opt.progress) o.progress = [&](long done, long total) { opt.progress(long(ti) * total + done, long(trees.size()) * total); };
+    ExhaustiveResult r = runExhaustiveOneTree(withTree(q, trees[ti]), o);
+    std::vector<int> map(r.witnesses.size(), -1);
+    for (size_t i = 0; i < out.witnessOf.size(); ++i) {
+      const int w = r.witnessOf[i];
+      if (w < 0 || out.witnessOf[i] >= 0) continue;
+      if (map[size_t(w)] < 0) {
+        map[size_t(w)] = int(out.witnesses.size());
+        Witness wt = r.witnesses[size_t(w)];
+        wt.tree = trees[ti].sexpr();
+        out.witnesses.push_back(wt);
+      }
+      out.witnessOf[i] = map[size_t(w)];
+    }
+    out.agree = ti == 0 ? r.agree : out.agree.intersect(r.agree);
+    out.stats.groups = std::max(out.stats.groups, r.stats.groups);
+    out.stats.treeEvaluations += r.stats.treeEvaluations;
+    out.stats.witnessHits += r.stats.witnessHits;
+    out.stats.collapsed += r.stats.collapsed;
+    out.stats.maxLayerStates = std::max(out.stats.maxLayerStates, r.stats.maxLayerStates);
+  }
+  out.stats.trees = trees.size();
+  out.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+}  // namespace
+
 ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt) {
+  if (q.cfg.anyOrder) return runExhaustiveAnyOrder(q, opt);
+  return runExhaustiveOneTree(q, opt);
+}
+
+namespace {
+ExhaustiveResult runExhaustiveOneTree(const PairQuery &q, const ExhaustiveOptions &opt) {
   auto t0 = std::chrono::steady_clock::now();
   ExhaustiveResult res;
   res.witnessOf.assign(size_t(kNumCodes) * kNumCodes, -1);
@@ -472,5 +521,7 @@ ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt)
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return res;
 }
+
+}  // namespace
 
 }  // namespace mxcert::engine

@@ -53,6 +53,7 @@ struct ExhaustiveStats {
   size_t witnessHits = 0;       ///< groups decided by re-using a witness
   size_t collapsed = 0;         ///< groups decided by the scaling argument
   size_t maxLayerStates = 0;    ///< largest deduplicated layer
+  size_t trees = 1;             ///< trees evaluated (any order: every tree shape over k leaves)
   double seconds = 0;
 };
 
@@ -65,7 +66,10 @@ struct ExhaustiveResult {
   ExhaustiveStats stats;
 };
 
-/// Computes the agree set of `q` over all finite code pairs.
+/// Computes the agree set of `q` over all finite code pairs. For an any-order q
+/// (cfg.anyOrder), every tree shape over the k leaves (Tree::shapes, k <= kMaxAllTreesK, else
+/// ResourceLimit; relabeled leaves only permute the inputs) is evaluated and the agree sets
+/// intersected; each witness names its tree.
 ExhaustiveResult runExhaustive(const PairQuery &q, const ExhaustiveOptions &opt = {});
 
 }  // namespace mxcert::engine

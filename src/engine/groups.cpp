@@ -40,6 +40,17 @@ bool witnessDisagrees(const PairQuery &q, const std::vector<unsigned> &a,
   return !isRelated(r[0], r[1], q.rel);
 }
 
+bool witnessDisagrees(const PairQuery &q, const Witness &w, int xa, int xb) {
+  if (w.tree.empty()) return witnessDisagrees(q, w.a, w.b, xa, xb);
+  return witnessDisagrees(withTree(q, Tree::parse(w.tree, q.cfg.k())), w.a, w.b, xa, xb);
+}
+
+PairQuery withTree(const PairQuery &q, const Tree &t) {
+  PairQuery r = q;
+  r.cfg = configWithTree(q.cfg, t);
+  return r;
+}
+
 CodeGroups groupCodePairs(const PairQuery &q, bool collapse, const std::function<bool(int, int)> &only) {
   CD d;
   std::vector<unsigned> codesA(q.cfg.a.numCodes()), codesB(q.cfg.b.numCodes());

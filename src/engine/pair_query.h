@@ -5,6 +5,7 @@
 #include "smt/term.h"
 #include "smt/budget.h"
 
+#include <string>
 #include <vector>
 
 namespace mxcert::engine {
@@ -31,10 +32,18 @@ struct PairQuery {
 struct Witness {
   std::vector<unsigned> a, b;  ///< element codes
   int xa = 0, xb = 0;          ///< a code pair where they differ
+  /// The tree it is evaluated with (an S-expression over k leaves), for an any-order question
+  /// (cfg.anyOrder): one tree that disagrees excludes the pair. Empty: q's own tree.
+  std::string tree;
 };
 
-/// Whether F1 and F2 differ on the inputs (a, b) at (xa, xb), by the reference evaluator.
+/// Whether F1 and F2 differ on the inputs (a, b) at (xa, xb), by the reference evaluator
+/// (with q's tree; an any-order q has none: use the overload with a witness).
 bool witnessDisagrees(const PairQuery &q, const std::vector<unsigned> &a,
                       const std::vector<unsigned> &b, int xa, int xb);
+/// The same for witness w's inputs and tree (its own code pair ignored).
+bool witnessDisagrees(const PairQuery &q, const Witness &w, int xa, int xb);
+/// q asked about the one tree t (any-order off).
+PairQuery withTree(const PairQuery &q, const Tree &t);
 
 }  // namespace mxcert::engine

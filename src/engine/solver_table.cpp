@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <stdexcept>
 
 namespace mxcert::engine {
@@ -195,16 +196,15 @@ std::optional<Witness> copiesSearch(const PairQuery &q, const Region &r) {
       }
   if (xa < 0) return std::nullopt;
   const Integer e(int64_t(xa + xb - 254));
-  // One (a, b) code pair per distinct positive finite product.
+  // One (a, b) code pair per distinct positive finite product (the first in code order).
   std::vector<std::pair<CVal, std::pair<unsigned, unsigned>>> prods;
-  for (unsigned ca = 1; ca < q.cfg.a.numCodes() / 2; ++ca)
+  std::set<std::pair<std::string, int64_t>> seen;  // canonical (N, X)
+  for (unsigned ca = 1; ca < q.cfg.a.numCodes() / 2 && prods.size() <= 4096; ++ca)
     for (unsigned cb = 1; cb < q.cfg.b.numCodes() / 2; ++cb) {
       CVal a = decodeElement(d, q.cfg.a, Integer(int64_t(ca))), b = decodeElement(d, q.cfg.b, Integer(int64_t(cb)));
       if (a.nan || a.inf || b.nan || b.inf) continue;
       CVal t = canonical(mulExact(d, a, b));
-      bool seen = false;
-      for (auto &p : prods) seen = seen || sameState(p.first, t);
-      if (!seen) prods.push_back({t, {ca, cb}});
+      if (seen.insert({t.N.str(), t.X.toInt64()}).second) prods.push_back({t, {ca, cb}});
       if (prods.size() > 4096) break;
     }
   for (auto &[t, codes] : prods)
@@ -251,10 +251,11 @@ bool singlePair(const Region &r) { return r.count() == 1; }
 
 }  // namespace
 
-RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &backend,
-                        double timeoutSec, const LeafFix &fixed, bool keepText) {
+namespace {
+/// One query (a whole block, or an induction step when sq.step is set) on `region`.
+RegionCheck checkQuery(const PairQuery &q, const smt::Query &sq, const Region &region, smt::Backend &backend,
+                       double timeoutSec, bool keepText) {
   RegionCheck rc;
-  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, fixed, q.budget, q.obligations, q.fault};
   if (q.budget && q.budget->passed()) {
     rc.verdict = smt::Verdict::Unknown;
     rc.reason = q.budget->stopReason();
@@ -285,6 +286,14 @@ RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &
     // A fact of the analysis is not proven (its local statement has a model): no proof.
     rc.verdict = smt::Verdict::Unknown;
     rc.reason = "a fact of the analysis is not proven: " + enc->phaseDescription(r.phase);
+    return rc;
+  }
+  if (r.verdict == smt::Verdict::Sat && sq.step) {
+    // Abstract subtree values on which the step fails: the invariant does not carry over
+    // here (which is no counterexample: such values need not come from any input).
+    rc.verdict = smt::Verdict::Unknown;
+    rc.reason = std::string("the ") + toString(*sq.step) + " step of the invariant (" + sq.inv.str(q.lhs, q.rhs) +
+                ") does not hold";
     return rc;
   }
   if (r.verdict == smt::Verdict::Sat) {
@@ -329,9 +338,140 @@ RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &
     rc.proof.phases = enc->store().phaseCount();
     rc.proof.facts = enc->facts();
     rc.proof.decisions = enc->decisions();
+    rc.proof.step = sq.step;
+    rc.proof.inv = sq.inv;
     if (keepText) rc.proof.smt2 = text;
   }
   return rc;
+}
+}  // namespace
+
+RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &backend,
+                        double timeoutSec, const LeafFix &fixed, bool keepText) {
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, fixed, q.budget, q.obligations, q.fault, {}, {}};
+  return checkQuery(q, sq, region, backend, timeoutSec, keepText);
+}
+
+RegionCheck checkInductionStep(const PairQuery &q, const Region &region, InductionStep step, const Invariant &inv,
+                               smt::Backend &backend, double timeoutSec, bool keepText) {
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, {}, q.budget, q.obligations, q.fault, step, inv};
+  return checkQuery(q, sq, region, backend, timeoutSec, keepText);
+}
+
+std::string anyOrderUnsupported(const PairQuery &q) {
+  if (q.cfg.nvfp4()) return "nvfp4 (e4m3 scales are no powers of two; the invariant scales by 2^e)";
+  for (Placement p : {q.lhs, q.rhs})
+    if (p == Placement::Post2)
+      return "post2 (its root multiplies by rnd(2^sa) and rnd(2^sb), no exact scaling of the tree by one invariant)";
+  return "";
+}
+
+std::vector<Invariant> candidateInvariants(const PairQuery &q) {
+  ConcreteDomain d;
+  Invariant inv;
+  inv.baseIsRhs = q.lhs != Placement::Post && q.rhs == Placement::Post;
+  const Placement base = inv.baseIsRhs ? q.rhs : q.lhs, other = inv.baseIsRhs ? q.lhs : q.rhs;
+  inv.grid = q.cfg.a.quantumExp() + q.cfg.b.quantumExp();
+  // U: the largest finite |rnd(a b)| in units of 2^g (the leaf step proves that it bounds the
+  // base's leaves; for a scaled base this is their bound at e = 0).
+  inv.unit = Integer(0);
+  for (unsigned ca = 0; ca < q.cfg.a.numCodes(); ++ca)
+    for (unsigned cb = 0; cb < q.cfg.b.numCodes(); ++cb) {
+      CVal a = decodeElement(d, q.cfg.a, Integer(int64_t(ca))), b = decodeElement(d, q.cfg.b, Integer(int64_t(cb)));
+      CVal r = roundAcc(d, mulExact(d, a, b), q.cfg.acc);
+      if (r.nan || r.inf || r.N.isZero()) continue;
+      const int64_t shift = r.X.toInt64() - inv.grid;
+      if (shift < 0) continue;  // below the grid: the leaf step fails, as it must
+      inv.unit = max(inv.unit, r.N * Integer::pow2(unsigned(shift)));
+    }
+  std::vector<Invariant> out;
+  auto scaled = [](Placement p) { return p == Placement::Pre || p == Placement::Dequant; };
+  if (base == other || (scaled(base) && scaled(other))) {
+    // The same scale on both sides: equal values where the leaves are equal.
+    Invariant eq = inv;
+    eq.mode = InvariantMode::Equal;
+    out.push_back(eq);
+  }
+  out.push_back(inv);
+  if (base == Placement::Post && other != Placement::Post) {
+    inv.mode = InvariantMode::Zero;
+    out.push_back(inv);
+  }
+  return out;
+}
+
+InductionCheck proveAnyOrder(const PairQuery &q, const Region &region, smt::Backend &backend, double timeoutSec,
+                             bool keepText) {
+  InductionCheck out;
+  for (const Invariant &inv : candidateInvariants(q)) {
+    std::vector<ProofRecord> steps;
+    bool ok = true;
+    for (InductionStep st : inductionSteps(q.cfg.k())) {
+      RegionCheck rc = checkInductionStep(q, region, st, inv, backend, timeoutSec, keepText);
+      ++out.queries;
+      out.solverSeconds += rc.seconds;
+      if (rc.verdict != smt::Verdict::Unsat) {
+        out.reason += (out.reason.empty() ? "" : "; ") + std::string(toString(inv.mode)) + ": " +
+                      (rc.reason.empty() ? std::string(toString(st)) + " step " + smt::toString(rc.verdict) : rc.reason);
+        out.final = out.final || rc.final;
+        ok = false;
+        break;
+      }
+      steps.push_back(rc.proof);
+    }
+    if (ok) {
+      out.verdict = smt::Verdict::Unsat;
+      out.steps = std::move(steps);
+      out.reason.clear();
+      return out;
+    }
+    if (out.final) break;
+  }
+  out.verdict = smt::Verdict::Unknown;
+  return out;
+}
+
+CexSearch searchAnyOrderCounterexample(const PairQuery &q, const Region &region, smt::Backend &backend,
+                                       double timeoutSec, double witnessTimeoutSec, bool tryPatterns, bool &allUnsat,
+                                       const std::function<void(const std::string &)> &log) {
+  CexSearch cs;
+  allUnsat = true;
+  for (const Tree &t : witnessTrees(q.cfg)) {
+    CexSearch ct = searchCounterexample(withTree(q, t), region, backend, timeoutSec, witnessTimeoutSec, tryPatterns, log);
+    cs.queries += ct.queries;
+    cs.solverSeconds += ct.solverSeconds;
+    if (ct.verdict == smt::Verdict::Sat) {
+      cs.verdict = smt::Verdict::Sat;
+      cs.witness = ct.witness;
+      cs.witness->tree = t.sexpr();
+      return cs;
+    }
+    if (ct.verdict != smt::Verdict::Unsat) {
+      allUnsat = false;
+      cs.reason += (cs.reason.empty() ? "" : "; ") + ct.reason;
+    }
+  }
+  cs.verdict = smt::Verdict::Unknown;
+  if (allUnsat)
+    cs.reason = "each of the " + std::to_string(witnessTrees(q.cfg).size()) +
+                " trees tried agrees (no proof for the other trees)";
+  return cs;
+}
+
+std::vector<Tree> witnessTrees(const ModelConfig &cfg) {
+  const int k = cfg.k();
+  std::vector<Tree> out{Tree::seq(k), Tree::pairwise(k)};
+  if (!cfg.anyOrder || cfg.anyOrder >= k) out.push_back(Tree::fused(k));
+  if (k >= 4 && (!cfg.anyOrder || cfg.anyOrder >= k - 1)) {
+    // The first k - 1 leaves fused, then the last: the largest non-root node in one rounding.
+    std::string s = "((";
+    for (int i = 0; i + 1 < k; ++i) s += (i ? " " : "") + std::to_string(i);
+    out.push_back(Tree::parse(s + ") " + std::to_string(k - 1) + ")", k));
+  }
+  std::vector<Tree> uniq;
+  for (const Tree &t : out)
+    if (std::find(uniq.begin(), uniq.end(), t) == uniq.end()) uniq.push_back(t);
+  return uniq;
 }
 
 CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Backend &backend,
@@ -403,7 +543,17 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     if (opt.log) opt.log(s);
   };
 
-  const CodeGroups cg = groupCodePairs(q, true);
+  // Any order (q.cfg.anyOrder): regions are proven by induction (proveAnyOrder), witnesses
+  // are searched with the trees of witnessTrees and name their tree. Code pairs are grouped
+  // as for one tree: pre, post and dequant depend on the codes through e and the exact
+  // classes in the same way for every tree (groups.h).
+  const bool anyOrder = q.cfg.anyOrder != 0;
+  if (anyOrder && !anyOrderUnsupported(q).empty())
+    throw std::invalid_argument("no order-independent proof for " + anyOrderUnsupported(q));
+  const std::vector<Tree> trees = anyOrder ? witnessTrees(q.cfg) : std::vector<Tree>{};
+  const CodeGroups cg = groupCodePairs(anyOrder ? withTree(q, trees.front()) : q, true);
+  // Pairs where the induction failed on the pair alone: without a witness they are unknown.
+  CodeSet inductionFailed;
   // State: candidate agree set C, proven set P, per-group witness.
   CodeSet C = CodeSet::all(), P;
   if (opt.useClosedForm) {
@@ -428,7 +578,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       const auto &g = cg.groups[gi];
       if (groupWitness[gi] >= 0) continue;
       auto [rxa, rxb] = g.pairs.front();
-      if (!witnessDisagrees(q, w.a, w.b, rxa, rxb)) continue;
+      if (!witnessDisagrees(q, w, rxa, rxb)) continue;
       for (auto [xa, xb] : g.pairs)
         if (P.get(xa, xb))
           throw std::logic_error("a witness refutes a proven pair (" + std::to_string(xa) + ", " +
@@ -466,17 +616,18 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
 
   // Phase 0: structured witnesses, tried on every group the prediction excludes (or on all
   // groups when there is no prediction).
-  for (const auto &pt : patterns(q.cfg)) {
-    Witness w;
-    w.a = pt.first;
-    w.b = pt.second;
+  std::vector<Witness> structured;
+  for (const Tree &t : anyOrder ? trees : std::vector<Tree>{q.cfg.tree})
+    for (const auto &pt : patterns(anyOrder ? configWithTree(q.cfg, t) : q.cfg))
+      structured.push_back(Witness{pt.first, pt.second, 0, 0, anyOrder ? t.sexpr() : std::string()});
+  for (Witness w : structured) {
     int before = int(res.witnesses.size());
     // Attribute only to groups outside C unless there is no prediction.
     for (size_t gi = 0; gi < cg.groups.size() && int(res.witnesses.size()) == before; ++gi) {
       const auto &g = cg.groups[gi];
       auto [rxa, rxb] = g.pairs.front();
       if (groupWitness[gi] >= 0 || (res.stats.usedClosedForm && C.get(rxa, rxb))) continue;
-      if (witnessDisagrees(q, w.a, w.b, rxa, rxb)) {
+      if (witnessDisagrees(q, w, rxa, rxb)) {
         w.xa = rxa;
         w.xb = rxb;
         addWitness(w, true);
@@ -515,9 +666,52 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         // are stated over local copies of the DAG, which the region hardly changes), so
         // halving would multiply the work.
         const bool wide = r.e.hi > r.e.lo && !q.obligations;
-        RegionCheck rc = query(r, wide ? std::min(opt.timeout, opt.quickTimeout) : opt.timeout, {});
+        RegionCheck rc;
+        if (anyOrder) {
+          progress();
+          InductionCheck ic = proveAnyOrder(q, r, *backend, opt.timeout, opt.keepQueries);
+          res.stats.queries += ic.queries;
+          res.stats.solverSeconds += ic.solverSeconds;
+          if (ic.verdict == smt::Verdict::Unsat) {
+            ++res.stats.unsat;
+            log("proven for every tree " + r.str() + " (" + std::to_string(ic.steps.size()) + " steps)");
+            for (size_t i = 0; i + 1 < ic.steps.size(); ++i) res.proofs.push_back(ic.steps[i]);
+            rc.proof = ic.steps.back();
+          } else {
+            ++res.stats.unknown;
+          }
+          rc.verdict = ic.verdict;
+          rc.reason = ic.reason;
+          rc.final = ic.final;
+          // Pairs of one code group agree or differ together for every tree (groups.h): a
+          // region inside one group is not split further.
+          bool oneGroup = true;
+          int group = -1;
+          for (int a = r.xa.lo; a <= r.xa.hi && oneGroup; ++a)
+            for (int b = r.xb.lo; b <= r.xb.hi && oneGroup; ++b)
+              if (r.contains(a, b)) {
+                const int gi = cg.groupOf[size_t(a) * kNumCodes + size_t(b)];
+                oneGroup = group < 0 || gi == group;
+                group = gi;
+              }
+          if (!rc.final && rc.verdict == smt::Verdict::Unknown && (singlePair(r) || oneGroup)) {
+            // The induction fails on this pair (group) alone: phase B looks for a witness
+            // tree; the pairs are unknown if none is found.
+            log("no invariant carries over at " + r.str() + ": " + rc.reason);
+            for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+              for (int b = r.xb.lo; b <= r.xb.hi; ++b)
+                if (r.contains(a, b)) {
+                  inductionFailed.set(a, b);
+                  C.set(a, b, false);
+                }
+            changed = true;
+            continue;
+          }
+        } else {
+          rc = query(r, wide ? std::min(opt.timeout, opt.quickTimeout) : opt.timeout, {});
+        }
         if (rc.verdict == smt::Verdict::Unsat) {
-          log("unsat " + r.str() + " (" + std::to_string(rc.seconds) + " s)");
+          if (!anyOrder) log("unsat " + r.str() + " (" + std::to_string(rc.seconds) + " s)");
           res.proofs.push_back(rc.proof);
           for (int a = r.xa.lo; a <= r.xa.hi; ++a)
             for (int b = r.xb.lo; b <= r.xb.hi; ++b)
@@ -558,15 +752,39 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       // Known witnesses first (most recent first).
       bool done = false;
       for (int w = int(res.witnesses.size()) - 1; w >= 0 && !done; --w)
-        if (witnessDisagrees(q, res.witnesses[size_t(w)].a, res.witnesses[size_t(w)].b, rxa, rxb))
-          done = addWitness(Witness{res.witnesses[size_t(w)].a, res.witnesses[size_t(w)].b, rxa, rxb}, false);
+        if (witnessDisagrees(q, res.witnesses[size_t(w)], rxa, rxb)) {
+          Witness cw = res.witnesses[size_t(w)];
+          cw.xa = rxa;
+          cw.xb = rxb;
+          done = addWitness(cw, false);
+        }
       if (done) continue;
       // Counterexample queries at the representative pair: few free leaves first.
       Region r;
       r.xa = {rxa, rxa};
       r.xb = {rxb, rxb};
       r.e = {rxa + rxb - 254, rxa + rxb - 254};
-      CexSearch cs = searchCounterexample(q, r, *backend, opt.timeout, opt.witnessTimeout, false, opt.log);
+      CexSearch cs;
+      if (anyOrder) {
+        // One tree that disagrees excludes the pair. Unsat for every tree tried is no proof
+        // for the others: the pair rejoins the candidates and the induction decides.
+        bool allUnsat = true;
+        cs = searchAnyOrderCounterexample(q, r, *backend, opt.timeout, opt.witnessTimeout, false, allUnsat, opt.log);
+        bool failed = false;  // the induction failed on some pair of the group alone
+        for (auto [xa, xb] : g.pairs) failed = failed || inductionFailed.get(xa, xb);
+        if (cs.verdict != smt::Verdict::Sat) {
+          if (allUnsat && !failed) {
+            cs.verdict = smt::Verdict::Unsat;
+          } else {
+            cs.verdict = smt::Verdict::Unknown;
+            if (failed)
+              cs.reason = "no order-independent proof (no invariant carries over) and no tree of " +
+                          std::to_string(trees.size()) + " tried disagrees" + (cs.reason.empty() ? "" : ": " + cs.reason);
+          }
+        }
+      } else {
+        cs = searchCounterexample(q, r, *backend, opt.timeout, opt.witnessTimeout, false, opt.log);
+      }
       progress();
       res.stats.queries += cs.queries;
       res.stats.solverSeconds += cs.solverSeconds;
@@ -574,7 +792,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         ++res.stats.sat;
         addWitness(*cs.witness, false);
       } else if (cs.verdict == smt::Verdict::Unsat) {
-        ++res.stats.unsat;
+        if (!anyOrder) ++res.stats.unsat;
         // The prediction was wrong: the group agrees. It rejoins the candidate set and
         // phase A proves it with the rest.
         log("agrees after all: group at xa=" + std::to_string(rxa) + " xb=" + std::to_string(rxb));

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "models/guard.h"
+#include "models/induction.h"
 #include "smt/backend.h"
 #include "src/engine/pair_query.h"
 
@@ -39,6 +40,10 @@ struct ProofRecord {
   bool obligations = false;
   int phases = 1;
   size_t facts = 0, decisions = 0;
+  /// Any-order tables: the induction step this query proves, with the invariant (a region is
+  /// proven by one record per step of inductionSteps(k), all with the same invariant).
+  std::optional<InductionStep> step;
+  Invariant inv;
 };
 
 /// The answer of one solver query on one region.
@@ -62,6 +67,13 @@ using LeafFix = std::vector<std::optional<std::pair<unsigned, unsigned>>>;
 RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &backend,
                         double timeoutSec, const LeafFix &fixed = {}, bool keepText = false);
 
+/// One induction step of an any-order question (q.cfg.anyOrder) on `region` with invariant
+/// `inv`: unsat proves the step (the record says which); sat is no counterexample, only
+/// "this invariant does not carry over here", and is reported as unknown with that reason.
+RegionCheck checkInductionStep(const PairQuery &q, const Region &region, InductionStep step, const Invariant &inv,
+                               smt::Backend &backend, double timeoutSec, bool keepText = false);
+
+
 /// The outcome of a counterexample search in a region.
 struct CexSearch {
   smt::Verdict verdict = smt::Verdict::Unknown;  ///< sat: witness; unsat: proof
@@ -78,6 +90,36 @@ struct CexSearch {
 CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Backend &backend,
                                double timeoutSec, double witnessTimeoutSec, bool tryPatterns = true,
                                const std::function<void(const std::string &)> &log = {});
+
+/// Why no order-independent proof is attempted for q ("" when one is): the placements must
+/// come from {pre, post, dequant} (post2's two root multiplications are no exact scaling of
+/// the tree) and the scales e8m0.
+std::string anyOrderUnsupported(const PairQuery &q);
+/// The invariants tried on a region of an any-order question, in order (models/induction.h):
+/// mode Scaled, then (when one side is post and the other scaled) mode Zero.
+std::vector<Invariant> candidateInvariants(const PairQuery &q);
+/// The outcome of proving a region for every tree.
+struct InductionCheck {
+  smt::Verdict verdict = smt::Verdict::Unknown;  ///< unsat: proven; never sat
+  std::vector<ProofRecord> steps;                ///< for unsat: one per step
+  std::string reason;                            ///< for unknown: each invariant's failure
+  bool final = false;                            ///< a smaller region would not help
+  size_t queries = 0;
+  double solverSeconds = 0;
+};
+/// Proves that F1 and F2 agree in `region` for every tree: every step of one candidate
+/// invariant unsat.
+InductionCheck proveAnyOrder(const PairQuery &q, const Region &region, smt::Backend &backend, double timeoutSec,
+                             bool keepText = false);
+/// A counterexample search for an any-order question: searchCounterexample with each tree of
+/// witnessTrees; the first witness found names its tree. `allUnsat` tells whether every tree
+/// tried agrees on the whole region (no proof for the other trees: the verdict stays unknown).
+CexSearch searchAnyOrderCounterexample(const PairQuery &q, const Region &region, smt::Backend &backend,
+                                       double timeoutSec, double witnessTimeoutSec, bool tryPatterns, bool &allUnsat,
+                                       const std::function<void(const std::string &)> &log = {});
+/// The trees an any-order table searches witnesses with: seq, pairwise, and (fan-in allowing)
+/// fused and seq over k - 1 leaves fused with the last one.
+std::vector<Tree> witnessTrees(const ModelConfig &cfg);
 
 struct SolverTableOptions {
   std::string solver = "cvc5";

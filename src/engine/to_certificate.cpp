@@ -15,7 +15,7 @@ std::vector<certs::CertWitness> witnessesOf(const std::vector<Witness> &ws, cons
       if (w >= 0) sets[size_t(w)].set(xa, xb);
     }
   std::vector<certs::CertWitness> out;
-  for (size_t i = 0; i < ws.size(); ++i) out.push_back({ws[i].a, ws[i].b, Guard::fromSet(sets[i]), {}, {}});
+  for (size_t i = 0; i < ws.size(); ++i) out.push_back({ws[i].a, ws[i].b, Guard::fromSet(sets[i]), {}, {}, ws[i].tree});
   return out;
 }
 
@@ -48,6 +48,8 @@ certs::Certificate certificateOf(const PairQuery &q, const SolverTableResult &r)
     if (p.obligations)
       cp.obligations = certs::Proof::Obligations{long(p.phases), long(p.facts), long(p.decisions)};
     cp.query = p.smt2;
+    cp.step = p.step;
+    if (p.step) cp.invariant = p.inv;
     c.proofs.push_back(cp);
   }
   c.regionProofs = r.regionProofs;
@@ -77,6 +79,7 @@ certs::Certificate certificateOf(const PairQuery &q, const ExhaustiveResult &r) 
              {"witness_reuses", r.stats.witnessHits},
              {"decided_by_scaling", r.stats.collapsed},
              {"max_layer_states", r.stats.maxLayerStates}};
+  if (q.cfg.anyOrder) c.stats["trees"] = r.stats.trees;  // tree shapes intersected
   return c;
 }
 

@@ -1,0 +1,183 @@
+// models/induction.h — an invariant over subtrees that makes one proof hold for EVERY
+// reduction tree over k terms (`--tree any`), generic over the domain.
+//
+// Both placements reduce over the same tree: R = root(Tree(leaf(a_i, b_i))) (placement.h), where
+// every inner node rounds the exact sum of its children. For placements from {pre, post,
+// dequant} the tree values of each side carry a scale σ: σ = e for pre and dequant (their
+// leaves are scaled), σ = 0 for post. One side is the *base* B (post when exactly one side is
+// post, else lhs), the other side O; the leaves of B are multiples of 2^g (g = qa + qb, the
+// product quantum) once B's scale is taken out. With XB = g + σ(B), XO = g + σ(O) and a unit
+// bound U (the largest finite |leaf| of B in units of 2^XB), the invariant on a subtree with
+// n leaves is the set I(n) of value pairs (VB, VO):
+//   * the same class: VB is NaN iff VO is, VB is an infinity iff VO is, of the same sign;
+//   * when finite, VB = (-1)^s N 2^XB with 0 <= N <= n U, and
+//       mode Scaled: VO = (-1)^s N 2^XO  (VO = 2^(σ(O) - σ(B)) VB exactly, signed zeros too);
+//       mode Zero:   VO is a zero of either sign (everything on O's side has rounded away);
+//       mode Equal:  VO = VB (only where both sides carry the same scale: the same placement,
+//                    or pre and dequant; no bound or grid is needed, n plays no part).
+// Exact partial sums (SumAcc) of children in I(n_1), ..., I(n_m) lie in J(n_1 + ... + n_m):
+// the same special flags; B's sum S 2^XB with |S| <= n U; Scaled: O's sum S 2^XO with the
+// same all-negative-zero flag; Zero: O's sum 0; Equal: the same sum (any S).
+//
+// The steps (each proven by a solver over a region of code pairs, n a variable; docs/bounds.md,
+// "Every reduction order"):
+//   leaf   (leaf_B(a, b), leaf_O(a, b)) in I(1) for all element codes a, b;
+//   start  (VB, VO) in I(n)                      => the sum of one child  in J(n);
+//   add    (SB, SO) in J(n1), (VB, VO) in I(n2), n1 + n2 <= k => one more child in J(n1 + n2);
+//   node   (SB, SO) in J(n), n <= k - 1          => (rnd SB, rnd SO) in I(n);
+//   root   (SB, SO) in J(k)                      => root_B(rnd SB) ~ root_O(rnd SO) (the relation);
+//   root1  (k = 1 only) (VB, VO) in I(1)         => root_B(VB) ~ root_O(VO).
+// Then by induction over any tree (every inner node has >= 2 children, so a non-root node has
+// at most k - 1 leaves; the fan-in never enters): every leaf pair is in I(1), every non-root
+// node's pair in I(n), the root's children sum to a pair in J(k), and the placements agree.
+//
+// The membership tests below compare VALUES (a concrete value need not use exponent XB), so
+// the same code checks the invariant on concrete trees (tests) and states it for the solver.
+#pragma once
+
+#include "models/placement.h"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace mxcert {
+
+/// Which invariant family (see file comment).
+enum class InvariantMode { Scaled, Zero, Equal };
+const char *toString(InvariantMode m);
+std::optional<InvariantMode> parseInvariantMode(const std::string &s);
+
+/// One induction step (see file comment).
+enum class InductionStep { Leaf, Start, Add, Node, Root, Root1 };
+const char *toString(InductionStep s);
+std::optional<InductionStep> parseInductionStep(const std::string &s);
+/// The steps a proof over k leaves needs, in the order the engine tries them: leaf, root1 for
+/// k = 1; leaf, root, start, add for k = 2 (no non-root inner node exists); leaf, root, node,
+/// start, add otherwise.
+std::vector<InductionStep> inductionSteps(int k);
+
+/// The parameters of an invariant: everything the steps' queries are built from besides the
+/// configuration, placements, relation and region. Chosen by the synthesizer, recorded in the
+/// certificate; the steps' proofs are what make it right.
+struct Invariant {
+  InvariantMode mode = InvariantMode::Scaled;
+  /// The side whose values are multiples of 2^XB (see file comment): false = lhs, true = rhs.
+  bool baseIsRhs = false;
+  int grid = 0;       ///< g: B's finite values are multiples of 2^(g + σ(B))
+  Integer unit;       ///< U: one leaf of B is at most U 2^XB in magnitude
+  bool operator==(const Invariant &o) const {
+    return mode == o.mode && baseIsRhs == o.baseIsRhs && grid == o.grid && unit == o.unit;
+  }
+  /// "scaled, base post, grid 2^-2, unit 144".
+  std::string str(Placement lhs, Placement rhs) const;
+};
+
+/// σ(p) as a term: e for pre and dequant, 0 for post. Throws for post2 (its root step is
+/// not an exact scaling of the tree; no invariant is written for it).
+template <class D> typename D::Int sideScale(D &d, Placement p, const Scales<D> &s) {
+  switch (p) {
+  case Placement::Pre:
+  case Placement::Dequant: return s.e;
+  case Placement::Post: return d.lit(0);
+  case Placement::Post2: break;
+  }
+  throw std::logic_error("no any-order invariant for post2");
+}
+
+/// A value's magnitude in units of 2^base: (whether it is a whole number of units, the
+/// number). The exponent difference must be known (always so for the symbolic steps, where
+/// values keep their exponent terms; concrete values are exact).
+template <class D>
+std::pair<typename D::Bool, typename D::Int> unitsOf(D &d, const typename D::Int &N, const typename D::Int &X,
+                                                     const typename D::Int &base) {
+  const typename D::Int delta = d.sub(X, base);
+  const std::optional<Integer> c = d.constant(delta);
+  if (!c) {
+    if (d.range(delta).lo.sign() < 0) throw EncodingLimit("an exponent below the invariant's grid");
+    return {d.litB(true), shlVar(d, N, delta)};
+  }
+  if (c->sign() >= 0) return {d.litB(true), d.mulc(N, Integer::pow2(unsigned(c->toInt64())))};
+  const unsigned j = unsigned((-*c).toInt64());
+  DivMod<typename D::Int> qr = d.divPow2(N, j);
+  return {d.eq(qr.r, d.lit(0)), qr.q};
+}
+
+/// (VB, VO) in I(n) (see file comment); n a term.
+template <class D>
+typename D::Bool inSubtreeInvariant(D &d, const Invariant &inv, const Val<D> &B, const Val<D> &O,
+                                    const typename D::Int &n, const typename D::Int &XB,
+                                    const typename D::Int &XO) {
+  using Bool = typename D::Bool;
+  if (inv.mode == InvariantMode::Equal) return related(d, B, O, Relation::Bitwise);
+  const Bool sameSign = d.lnot(d.lxor(B.neg, O.neg));
+  Bool cls = d.land(d.lnot(d.lxor(B.nan, O.nan)), d.lnot(d.lxor(B.inf, O.inf)));
+  cls = d.land(cls, d.lor(d.lnot(d.land(B.inf, d.lnot(B.nan))), sameSign));
+  auto [onGridB, unitsB] = unitsOf(d, B.N, B.X, XB);
+  Bool shape = d.land(onGridB, d.le(unitsB, d.mulc(n, inv.unit)));
+  if (inv.mode == InvariantMode::Scaled) {
+    auto [onGridO, unitsO] = unitsOf(d, O.N, O.X, XO);
+    shape = d.land(shape, d.land(d.land(onGridO, d.eq(unitsO, unitsB)), sameSign));
+  } else {
+    shape = d.land(shape, d.eq(O.N, d.lit(0)));
+  }
+  return d.land(cls, d.lor(d.lnot(isFinite(d, B)), shape));
+}
+
+/// (SB, SO) in J(n) (see file comment); n a term.
+template <class D>
+typename D::Bool inSumInvariant(D &d, const Invariant &inv, const SumAcc<D> &B, const SumAcc<D> &O,
+                                const typename D::Int &n, const typename D::Int &XB, const typename D::Int &XO) {
+  using Bool = typename D::Bool;
+  auto same = [&](const Bool &x, const Bool &y) { return d.lnot(d.lxor(x, y)); };
+  Bool flags = d.land(same(B.anyNaN, O.anyNaN), d.land(same(B.posInf, O.posInf), same(B.negInf, O.negInf)));
+  if (inv.mode == InvariantMode::Equal) {
+    Aligned<D> al = align(d, B.S, B.X, O.S, O.X);
+    return d.land(flags, d.land(same(B.allNegZero, O.allNegZero), d.eq(al.A, al.B)));
+  }
+  auto [onGridB, unitsB] = unitsOf(d, B.S, B.X, XB);
+  const typename D::Int bound = d.mulc(n, inv.unit);
+  Bool shape = d.land(onGridB, d.land(d.le(unitsB, bound), d.le(d.neg(bound), unitsB)));
+  if (inv.mode == InvariantMode::Scaled) {
+    auto [onGridO, unitsO] = unitsOf(d, O.S, O.X, XO);
+    shape = d.land(shape, d.land(d.land(onGridO, d.eq(unitsO, unitsB)), same(B.allNegZero, O.allNegZero)));
+  } else {
+    shape = d.land(shape, d.eq(O.S, d.lit(0)));
+  }
+  return d.land(flags, shape);
+}
+
+/// The free components of an abstract pair in I(n) (the step queries' inputs).
+template <class D> struct SubtreeVars {
+  typename D::Bool nan, inf, neg, negO;  ///< negO: O's zero sign in mode Zero
+  typename D::Int N;
+};
+
+/// The pair (VB, VO) the components describe: every pair of I(n) is one of these (with N
+/// at most n U, which the step asserts), and each of these with N <= n U is in I(n).
+template <class D>
+std::pair<Val<D>, Val<D>> subtreePair(D &d, const Invariant &inv, const SubtreeVars<D> &v, const typename D::Int &XB,
+                                      const typename D::Int &XO) {
+  Val<D> B{v.nan, v.inf, v.neg, v.N, XB, kPrecUnknown};
+  if (inv.mode == InvariantMode::Equal) return {B, B};
+  if (inv.mode == InvariantMode::Scaled) return {B, Val<D>{v.nan, v.inf, v.neg, v.N, XO, kPrecUnknown}};
+  return {B, Val<D>{v.nan, v.inf, d.iteB(v.inf, v.neg, v.negO), d.lit(0), XO, 0}};
+}
+
+/// The free components of an abstract pair in J(n).
+template <class D> struct SumVars {
+  typename D::Bool anyNaN, posInf, negInf, allNegZero, allNegZeroO;  ///< allNegZeroO: mode Zero
+  typename D::Int S;
+};
+
+/// The pair of sum states the components describe (as subtreePair, with |S| <= n U asserted).
+template <class D>
+std::pair<SumAcc<D>, SumAcc<D>> sumPair(D &, const Invariant &inv, const SumVars<D> &v, const typename D::Int &XB,
+                                        const typename D::Int &XO, const typename D::Int &zero) {
+  SumAcc<D> B{v.anyNaN, v.posInf, v.negInf, v.allNegZero, v.S, XB};
+  if (inv.mode == InvariantMode::Equal) return {B, B};
+  if (inv.mode == InvariantMode::Scaled) return {B, SumAcc<D>{v.anyNaN, v.posInf, v.negInf, v.allNegZero, v.S, XO}};
+  return {B, SumAcc<D>{v.anyNaN, v.posInf, v.negInf, v.allNegZeroO, zero, XO}};
+}
+
+}  // namespace mxcert
