@@ -18,6 +18,7 @@ MX, DIR = sys.argv[1], sys.argv[2]
 SAMPLE = sys.argv[3:] or [
     "e2m1xe2m1_f32_rne_keep_k32_seq_pre-post_bitwise.json",   # a standard k = 32 table
     "e2m1xe2m1_f32_rne_keep_k2_seq_dequant-post_bitwise.json",  # an MLIR table
+    "e2m1xe2m1_f32_rne_keep_k32_any_pre-post_bitwise.json",     # an any-order table
 ]
 
 

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# tests/cli/test_any.sh — `--tree any` end to end (issue 12, docs/bounds.md "Every reduction
+# order"), on MXFP4 (e2m1, f32 rne keep):
+#  * table: k = 2 gives SPEC §7's set (every tree over two leaves is (0 1)); k = 32 bitwise
+#    gives e in [-147, 117] (seq's U, one below pairwise's 118) with every proof an induction
+#    step, every witness naming its tree; the exhaustive engine's any-order table (k = 4) equals
+#    the solver's; any:2 at k = 4;
+#  * prove, cex, bound and emit-smt2 with --tree any; the counterexample's replay line (with
+#    the witness's tree) really gives two different bit patterns;
+#  * check: the certificate holds; tampering with a witness's tree, a step or an invariant is
+#    caught (exit 1), schema violations are exit 2;
+#  * export names the table "any" and the MLIR attribute says tree "any";
+#  * bad input: any:0, any:1, any:x, any:65 exit 2; post2 and nvfp4 refused; eval refuses.
+# Usage: test_any.sh path/to/mxcert
+. "$(dirname "$0")/lib.sh"
+
+CFG=(--format mxfp4 --lhs pre --rhs post)
+
+contains() {
+  if grep -qF -- "$1" "$OUT"; then ok; else fail "$2: output lacks '$1': $(head -c 600 "$OUT")"; fi
+}
+err_contains() {
+  if grep -qF -- "$1" "$ERR"; then ok; else fail "$2: stderr lacks '$1': $(head -c 600 "$ERR")"; fi
+}
+
+# --- table -----------------------------------------------------------------------------------
+run table "${CFG[@]}" --k 2 --tree any --json
+expect_rc 0 "table k=2 any"
+py "k=2 any: SPEC §7's set, proofs are steps, witnesses name trees" '
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert c["config"]["tree"] == "any", c["config"]
+assert [(r["e"]) for r in c["agree"]] == [[-147, 122]], c["agree"]
+steps = sorted(p["step"] for p in c["proofs"])
+assert steps == ["add", "leaf", "root", "start"], steps
+assert all(p["invariant"]["mode"] == "scaled" and p["invariant"]["base"] == "rhs" for p in c["proofs"])
+assert all(w["tree"] == "(0 1)" for w in c["witnesses"]), [w.get("tree") for w in c["witnesses"]]
+'
+
+run table "${CFG[@]}" --k 32 --tree any -o "$TMP/k32.json"
+expect_rc 0 "table k=32 any"
+contains "agree: 49794 of 65025 code pairs, 1 region(s)" "k=32 any bitwise"
+contains "xa:0..254,xb:0..254,e:-147..117" "k=32 any region"
+contains "tree=any" "k=32 header"
+py "k=32 any: five steps, witness trees of 32 leaves" '
+import json, sys, re
+c = json.load(open(sys.argv[1].replace("out", "k32.json")))
+assert sorted(p["step"] for p in c["proofs"]) == ["add", "leaf", "node", "root", "start"]
+for w in c["witnesses"]:
+    leaves = sorted(int(x) for x in re.findall(r"\d+", w["tree"]))
+    assert leaves == list(range(32)), w["tree"]
+'
+cp "$OUT" "$TMP/k32.txt"
+
+# The fixed trees: pairwise agrees one step further up, seq exactly as any.
+run table "${CFG[@]}" --k 32 --tree pairwise
+contains "e:-147..118" "pairwise k=32 reaches 118"
+
+run table "${CFG[@]}" --k 4 --tree any --relation value --engine exhaustive --json -o "$TMP/ex4.json"
+expect_rc 0 "exhaustive any k=4"
+run table "${CFG[@]}" --k 4 --tree any --relation value --json -o "$TMP/so4.json"
+expect_rc 0 "solver any k=4"
+python3 - "$TMP/ex4.json" "$TMP/so4.json" <<'EOF' && ok || fail "exhaustive and solver any-order tables differ at k = 4"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["agree"] == b["agree"], (a["agree"], b["agree"])
+assert a["stats"]["trees"] == 5, a["stats"]
+EOF
+
+run table "${CFG[@]}" --k 4 --tree any:2 --json
+expect_rc 0 "any:2"
+py "any:2: config and binary witness trees" '
+import json, sys, re
+c = json.load(open(sys.argv[1]))
+assert c["config"]["tree"] == "any:2", c["config"]
+for w in c["witnesses"]:
+    stack = []
+    for tok in re.findall(r"\(|\)|\d+", w["tree"]):
+        if tok == "(":
+            stack.append(0)
+        elif tok == ")":
+            assert stack.pop() == 2, w["tree"]
+            if stack: stack[-1] += 1
+        elif stack:
+            stack[-1] += 1
+'
+run table "${CFG[@]}" --k 4 --tree any:9 --json
+py "any:9 at k = 4 is any" 'import json,sys; assert json.load(open(sys.argv[1]))["config"]["tree"] == "any"'
+
+# --- prove, cex, bound, emit-smt2 ------------------------------------------------------------
+run prove "${CFG[@]}" --k 32 --tree any --guard "e:-147..117"
+expect_rc 0 "prove any inside"
+contains "for every tree: 5 induction steps" "prove any: steps"
+run prove "${CFG[@]}" --k 32 --tree any --guard "e:-147..118"
+expect_rc 1 "prove any one step too far"
+contains "tree = " "prove any refuted: names the tree"
+line=$(grep -m1 '  replay: mxcert eval' "$OUT" | sed 's/^  replay: mxcert //')
+eval "\"\$MX\" $line --json" >"$TMP/replay" 2>"$TMP/replay.err"
+python3 - "$TMP/replay" <<'EOF' && ok || fail "the any-order counterexample does not replay"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["related"] == {"pre~post": False}, r
+EOF
+run cex "${CFG[@]}" --k 32 --tree any --xa 127 --xb 245
+expect_rc 1 "cex any at e = 118"
+contains "tree = " "cex any names its tree"
+run cex "${CFG[@]}" --k 32 --tree any --xa 127 --xb 244 --json
+expect_rc 0 "cex any at e = 117 agrees"
+py "cex any agree json" 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verdict"] == "agree", d'
+run bound "${CFG[@]}" --k 32 --tree any
+expect_rc 0 "bound any"
+contains "U = 117" "bound any: U"
+contains "certified: sound and tight" "bound any certified"
+run bound "${CFG[@]}" --k 32 --tree any --acc bf16
+expect_rc 3 "bound any bf16: no closed form for every tree"
+run emit-smt2 "${CFG[@]}" --k 32 --tree any --guard "e:-147..117" --step root
+expect_rc 0 "emit-smt2 any root"
+contains "induction step 'root'" "emit-smt2 step header"
+contains "tree=any" "emit-smt2 config line"
+run emit-smt2 "${CFG[@]}" --k 32 --tree any --guard "e:-147..117"
+expect_rc 2 "emit-smt2 any without --step"
+run emit-smt2 "${CFG[@]}" --k 2 --tree any --guard "e:-147..117" --step node
+expect_rc 2 "emit-smt2 node step at k = 2"
+err_contains "expected one of leaf, root, start, add for k = 2" "emit-smt2 node k=2 message"
+run emit-smt2 "${CFG[@]}" --k 4 --tree seq --guard "e:-147..117" --step node
+expect_rc 2 "--step without --tree any"
+
+# --- check and tampering -----------------------------------------------------------------------
+run check "$TMP/k32.json"
+expect_rc 0 "check any k=32"
+contains "induction step proof(s)" "check: proof coverage wording"
+contains "(root step, invariant scaled" "check: per-step claim"
+
+tamper() {  # NAME EXPECTED-RC PYTHON-MUTATION (on c)
+  python3 - "$TMP/k32.json" "$TMP/t.json" "$3" <<'EOF'
+import json, sys
+c = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(c, open(sys.argv[2], "w"))
+EOF
+  run check "$TMP/t.json"
+  expect_rc "$2" "tamper: $1"
+}
+tamper "a witness on a tree where its inputs agree" 1 'w = c["witnesses"]; i = [j for j in range(len(w)) if any(r["e"][0] <= 118 <= r["e"][1] for r in w[j]["refutes"])][0]; w[i]["tree"] = "(" + " ".join(str(j) for j in range(32)) + ")"'
+tamper "a witness without its tree" 2 'del c["witnesses"][0]["tree"]'
+tamper "a witness tree with 31 leaves" 2 'c["witnesses"][0]["tree"] = "(" + " ".join(str(j) for j in range(31)) + ")"'
+tamper "a proof without its step" 2 'del c["proofs"][0]["step"]'
+tamper "a node step missing" 1 'c["proofs"] = [p for p in c["proofs"] if p["step"] != "node"]; c["region_proofs"] = [[0, 1, 2, 3]]'
+tamper "a wider unit" 1 'c["proofs"][0]["invariant"]["unit"] = "145"'
+tamper "a step renamed" 1 'c["proofs"][1]["step"], c["proofs"][2]["step"] = c["proofs"][2]["step"], c["proofs"][1]["step"]'
+tamper "a root1 step at k = 32" 2 'c["proofs"][1]["step"] = "root1"'
+tamper "the tree spelled any:32" 2 'c["config"]["tree"] = "any:32"'
+
+# --- export and consumers ----------------------------------------------------------------------
+run export "$TMP/k32.json" --as json
+expect_rc 0 "export any json"
+py "export any json" 'import json,sys; d=json.load(open(sys.argv[1])); assert d["config"]["tree"] == "any" and d["format"] == "mxcert-guard-table", d'
+run export "$TMP/k32.json" --as cpp
+contains "mx_e2m1xe2m1_f32_rne_keep_k32_any_pre_post_bitwise" "export cpp name"
+run export "$TMP/k32.json" --as mlir
+contains 'mxcert.tree = "any"' "export mlir tree attribute"
+
+# --- bad input ----------------------------------------------------------------------------------
+for t in any:0 any:1 any:x any:65 any: anyx; do
+  run table "${CFG[@]}" --k 8 --tree "$t"
+  expect_rc 2 "--tree $t"
+  if [ "$(wc -l <"$ERR")" -eq 1 ] && grep -q -- "--tree" "$ERR"; then ok; else fail "--tree $t: not one line naming --tree: $(cat "$ERR")"; fi
+done
+run table --format mxfp4 --k 8 --tree any --lhs post2 --rhs post
+expect_rc 3 "post2 any"
+err_contains "no order-independent proof for post2" "post2 any message"
+run prove --format mxfp4 --k 8 --tree any --lhs post2 --rhs post --guard "e:0..1"
+expect_rc 3 "prove post2 any"
+run table --format nvfp4 --tree any
+expect_rc 2 "nvfp4 any"
+run eval --format mxfp4 --k 2 --tree any --xa 1 --xb 2 --a-vals "1 1" --b-vals "1 1"
+expect_rc 2 "eval any"
+err_contains "eval evaluates one tree" "eval any message"
+
+finish
