@@ -94,7 +94,8 @@ std::vector<std::string> headerLines(const AgreeSource &s) {
   const ModelConfig &c = t.config;
   const long pairs = t.agree.toSet().count();
   std::vector<std::string> out;
-  out.push_back(c.a.name + " x " + c.b.name + ", k=" + std::to_string(c.k()) + " " + treeText(c.tree) + ": " +
+  out.push_back(c.a.name + " x " + c.b.name + ", k=" + std::to_string(c.k()) + " " +
+                (c.anyOrder ? "every tree (" + mxcert::treeText(c) + ")" : treeText(c.tree)) + ": " +
                 toString(t.lhs) + " vs " + toString(t.rhs) + ", " + toString(t.relation));
   out.push_back("acc " + c.acc.fmt.name + " " + toString(c.acc.rounding) + ", subnormals " +
                 toString(c.acc.subnormals) + "; agree: " + std::to_string(pairs) + " of 65025 finite pairs, " +
@@ -346,7 +347,8 @@ Scene plotComparison(const AgreeSource &left, const AgreeSource &right) {
                     left.table.config.acc.fmt == right.table.config.acc.fmt &&
                     left.table.config.acc.rounding == right.table.config.acc.rounding &&
                     left.table.config.acc.subnormals == right.table.config.acc.subnormals &&
-                    left.table.config.tree == right.table.config.tree && left.table.lhs == right.table.lhs &&
+                    left.table.config.tree == right.table.config.tree &&
+                    left.table.config.anyOrder == right.table.config.anyOrder && left.table.lhs == right.table.lhs &&
                     left.table.rhs == right.table.rhs && left.table.relation == right.table.relation;
   sc.items.push_back(text(x0 + 10, y1 + 15, same ? "same configuration, placements and relation"
                                                  : "configurations, placements or relations differ"));
