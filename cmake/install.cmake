@@ -35,7 +35,8 @@ install(FILES ${PROJECT_BINARY_DIR}/mxcertConfig.cmake ${PROJECT_BINARY_DIR}/mxc
 configure_file(cmake/mxcert.pc.in ${PROJECT_BINARY_DIR}/mxcert.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/mxcert.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
-file(GLOB _mxcert_tables ${PROJECT_SOURCE_DIR}/certs/tables/*.json)
+# CONFIGURE_DEPENDS: a table added to certs/tables/ is installed without re-running cmake by hand.
+file(GLOB _mxcert_tables CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/certs/tables/*.json)
 install(FILES ${_mxcert_tables} ${PROJECT_SOURCE_DIR}/certs/tables/README.md DESTINATION ${MXCERT_INSTALL_TABLESDIR})
 install(FILES certs/certificate.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/mxcert)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -148,6 +148,10 @@ expect_rc 2 "unwritable -o"
 one_line "unwritable -o"
 
 # --- the pictures of docs/plots.md ------------------------------------------------------------
+# Skipped against the sanitizer build (cli_plot_asan): scripts/gen-plots draws ten pictures
+# with the plotting code exercised above (about 80 s there, 2 s in the release build), and
+# cli_plot runs this part.
+[ -n "${MXCERT_TEST_SANITIZED:-}" ] && finish
 if MXCERT="$MX" "$ROOT/scripts/gen-plots" --check >"$TMP/gp" 2>&1; then ok; else fail "gen-plots --check: $(cat "$TMP/gp")"; fi
 MXCERT="$MX" "$ROOT/scripts/gen-plots" --out >"$TMP/gp" 2>&1
 [ $? -eq 2 ] && ok || fail "gen-plots --out without a directory: not exit 2"

@@ -138,7 +138,7 @@ assert all(a[k] == b[k] for k in ('config', 'lhs', 'rhs', 'relation', 'agree', '
 MI="$TMP/mi.json"
 cat >"$MI" <<'JSON'
 {"manifest": "mxcert-sweep", "version": 1, "name": "interrupt",
- "grid": {"a": ["e2m1", "e2m3", "e3m2", "e4m3", "e5m2"], "k": [32], "pairs": [["pre", "post"], ["dequant", "post"]]}}
+ "grid": {"a": ["e2m1", "e2m3", "e3m2", "e4m3"], "k": [32], "pairs": [["pre", "post"], ["dequant", "post"]]}}
 JSON
 "$MX" sweep "$MI" -o "$TMP/si" >/dev/null 2>"$TMP/si.err" &
 pid=$!
@@ -155,7 +155,7 @@ grep -q "^mxcert: interrupted (signal 2)" "$ERR" && ok || fail "interrupt messag
 [ -e "$TMP/si/index.json" ] && fail "an interrupted sweep wrote an index" || ok
 done_files=$(ls "$TMP/si" | grep '\.json$')
 n=$(echo "$done_files" | grep -c .)
-{ [ "$n" -ge 2 ] && [ "$n" -lt 10 ]; } && ok || fail "interrupted after $n certificates (expected midway)"
+{ [ "$n" -ge 2 ] && [ "$n" -lt 8 ]; } && ok || fail "interrupted after $n certificates (expected midway)"
 [ -z "$(ls -a "$TMP/si" | grep -v -e '\.json$' -e '\.log$' -e '^\.\.\?$')" ] && ok || fail "temporary files left: $(ls -a "$TMP/si")"
 for f in $done_files; do
   run check "$TMP/si/$f" --quiet
@@ -163,7 +163,7 @@ for f in $done_files; do
 done
 run sweep "$MI" -o "$TMP/si"
 expect_rc 0 "rerun after the interrupt"
-grep -q "10 certified ($n already done, skipped)" "$ERR" && ok || fail "rerun after interrupt: $(cat "$ERR")"
+grep -q "8 certified ($n already done, skipped)" "$ERR" && ok || fail "rerun after interrupt: $(cat "$ERR")"
 run sweep "$MI" -o "$TMP/sj" --jobs 2 --quiet
 cmp -s "$TMP/si/index.json" "$TMP/sj/index.json" && ok || fail "resumed index differs from a fresh one"
 
