@@ -36,6 +36,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <filesystem>
+#include <functional>
 
 #ifndef MXCERT_TABLES_DIR
 #define MXCERT_TABLES_DIR "certs/tables"
@@ -302,9 +303,13 @@ std::string typeStr(Type t) {
   return s;
 }
 
-/// The scale of one operand: one f8E8M0FNU value broadcast over the block.
+/// The scale of one operand: one f8E8M0FNU value broadcast over the block. The IR may hold
+/// that value as an f8E8M0FNU scalar, as the one element of a `vector<1xf8E8M0FNU>` (the form
+/// of `arith.scaling_extf`'s documentation), or as its bits: an i8 scalar or `vector<1xi8>`
+/// broadcast and then bitcast to f8E8M0FNU. The code is the same 8 bits in every form.
 struct BlockScale {
-  Value scalar;                 ///< the broadcast f8E8M0FNU scalar (null for a splat constant vector)
+  Value scalar;                 ///< the broadcast source (null for a splat constant vector)
+  bool bits = false;            ///< `scalar` is i8 (or vector<1xi8>): the code's bits, not an f8E8M0FNU
   std::optional<unsigned> code; ///< its code 0..255 when it is a compile-time constant
 };
 
@@ -331,8 +336,10 @@ std::string fastMathReason(Operation *op) {
          ">, which allow results other than the dequant semantics the guard tables describe";
 }
 
-/// Matches the scale operand of a scaling_extf: a `vector.broadcast` of one f8E8M0FNU
-/// scalar, or a splat f8E8M0FNU constant.
+/// Matches the scale operand of a scaling_extf: a `vector.broadcast` of one f8E8M0FNU value
+/// (a scalar or a `vector<1xf8E8M0FNU>`), an `arith.bitcast` to f8E8M0FNU of a broadcast i8
+/// value (a scalar or a `vector<1xi8>`), or a splat f8E8M0FNU constant. Anything else (a
+/// scale per element, a broadcast of a longer vector) is not one scale for the block.
 FailureOr<BlockScale> matchScale(Value scale, const char *side, std::string &why) {
   Type et = getElementTypeOrSelf(scale.getType());
   if (!isa<Float8E8M0FNUType>(et)) {
@@ -340,28 +347,51 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, std::string &why
     return failure();
   }
   BlockScale s;
-  auto codeOf = [](Attribute attr) -> std::optional<unsigned> {
+  // The code of a constant: an f8E8M0FNU or i8 attribute, or a splat of one, also seen
+  // through broadcasts and 8-bit bitcasts (which keep the 8 bits).
+  std::function<std::optional<unsigned>(Value)> codeOf = [&](Value v) -> std::optional<unsigned> {
+    Attribute attr;
+    if (!matchPattern(v, m_Constant(&attr))) {
+      if (auto bc = v.getDefiningOp<vector::BroadcastOp>()) return codeOf(bc.getSource());
+      if (auto cast = v.getDefiningOp<arith::BitcastOp>())
+        if (getElementTypeOrSelf(cast.getIn().getType()).getIntOrFloatBitWidth() == 8) return codeOf(cast.getIn());
+      return std::nullopt;
+    }
+    if (auto splat = dyn_cast<SplatElementsAttr>(attr)) attr = splat.getSplatValue<Attribute>();
     if (auto f = dyn_cast<FloatAttr>(attr)) return unsigned(f.getValue().bitcastToAPInt().getZExtValue());
+    if (auto i = dyn_cast<IntegerAttr>(attr)) return unsigned(i.getValue().getZExtValue() & 0xFF);
     return std::nullopt;
   };
-  if (auto bc = scale.getDefiningOp<vector::BroadcastOp>()) {
+  // One value of type `want` (f8E8M0FNU or i8): the scalar, or a vector of exactly one.
+  auto isOneOf = [](Type t, auto want) {
+    if (auto vt = dyn_cast<VectorType>(t))
+      return !vt.isScalable() && vt.getNumElements() == 1 && want(vt.getElementType());
+    return bool(want(t));
+  };
+  auto isScale = [](Type t) { return isa<Float8E8M0FNUType>(t); };
+  auto isI8 = [](Type t) { return t.isInteger(8); };
+  Value bcValue = scale;
+  if (auto cast = scale.getDefiningOp<arith::BitcastOp>()) {
+    bcValue = cast.getIn();
+    s.bits = true;
+  }
+  if (auto bc = bcValue.getDefiningOp<vector::BroadcastOp>()) {
     Value src = bc.getSource();
-    if (!isa<Float8E8M0FNUType>(src.getType())) {
-      why = std::string("the scale of operand ") + side + " is broadcast from " + typeStr(src.getType()) +
-            ", not from one f8E8M0FNU value";
+    if (!(s.bits ? isOneOf(src.getType(), isI8) : isOneOf(src.getType(), isScale))) {
+      why = std::string("the scale of operand ") + side + " is " + (s.bits ? "a bitcast of a value " : "") +
+            "broadcast from " + typeStr(src.getType()) + ", not from one " + (s.bits ? "i8" : "f8E8M0FNU") +
+            " value";
       return failure();
     }
     s.scalar = src;
-    Attribute attr;
-    if (matchPattern(src, m_Constant(&attr))) s.code = codeOf(attr);
+    s.code = codeOf(src);
     return s;
   }
-  Attribute attr;
-  if (matchPattern(scale, m_Constant(&attr)))
-    if (auto splat = dyn_cast<SplatElementsAttr>(attr)) {
-      s.code = unsigned(splat.getSplatValue<APFloat>().bitcastToAPInt().getZExtValue());
-      return s;
-    }
+  // A splat constant (of f8E8M0FNU, or of i8 under the bitcast); codeOf refuses non-splats.
+  if (std::optional<unsigned> c = codeOf(bcValue)) {
+    s.code = c;
+    return s;
+  }
   why = std::string("the scale of operand ") + side +
         " is not one f8E8M0FNU value broadcast over the block (mismatched or per-element scales are "
         "not an MX block)";
@@ -450,7 +480,9 @@ FailureOr<MxBlock> matchMxBlock(vector::ReductionOp op, bool &candidate, std::st
 Value codeI32(OpBuilder &b, Location loc, const BlockScale &s) {
   Type i32 = b.getI32Type();
   if (s.code) return arith::ConstantIntOp::create(b, loc, i32, int64_t(*s.code));
-  Value i8 = arith::BitcastOp::create(b, loc, b.getI8Type(), s.scalar);
+  Value v = s.scalar;
+  if (isa<VectorType>(v.getType())) v = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});  // vector<1x...>
+  Value i8 = s.bits ? v : Value(arith::BitcastOp::create(b, loc, b.getI8Type(), v));
   return arith::ExtUIOp::create(b, loc, i32, i8);
 }
 

@@ -14,6 +14,8 @@ it can; this checks the post computation itself, including e outside the f32 exp
 it is deliberately false, so it is used with allow-uncertified=true). The pass verifies the
 committed certificates with the given mxcert (checker=) and caches the outcome in
 WORKDIR/check-cache (check-cache=).
+--scale-form writes the block scales as SPEC §8's broadcast scalar, as a broadcast
+vector<1xf8E8M0FNU>, or as i8 bits broadcast and bitcast to f8E8M0FNU (mxexec.scale_lines).
 Every returned bit pattern must equal the model's (two NaNs count as the same bits).
 Exit 0 when there is no mismatch, 1 otherwise.
 """
@@ -132,7 +134,7 @@ def check_one(args, fmt, k):
     pairs = static_pairs(table["agree"])
     src = os.path.join(work, "input.mlir")
     with open(src, "w") as f:
-        f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs))
+        f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form))
     # A compact table claiming every finite pair: the post branch runs wherever it can.
     post_all = os.path.join(work, "post_all.json")
     with open(post_all, "w") as f:
@@ -211,6 +213,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--format", required=True, choices=sorted(mx.FORMATS))
     ap.add_argument("--k", default="1,2,32")
+    ap.add_argument("--scale-form", default="scalar", choices=mx.SCALE_FORMS,
+                    help="how the block scales are written: a broadcast f8E8M0FNU scalar (SPEC §8), "
+                         "a broadcast vector<1xf8E8M0FNU>, or a broadcast i8 bitcast to f8E8M0FNU")
     ap.add_argument("--mxcert-opt", required=True)
     ap.add_argument("--mxcert", required=True)
     ap.add_argument("--mlir-runner", required=True)
@@ -235,9 +240,9 @@ def main():
         if summary:
             all_summaries["k%d" % k] = summary
             m, s = summary["mismatches"], summary["static_mismatches"]
-            print("%s k=%d: %d vectors x %d code pairs (+ %d constant-scale pairs, %d rewritten statically); "
+            print("%s k=%d, scales as %s: %d vectors x %d code pairs (+ %d constant-scale pairs, %d rewritten statically); "
                   "mismatches: original %d, rewritten %d, post-all %d; constant scales: original %d, rewritten %d, "
-                  "post-all %d (%.0f s: lower+JIT %.0f, model %.0f)" % (args.format, k, summary["vectors"], summary["pairs"], summary["static_pairs"],
+                  "post-all %d (%.0f s: lower+JIT %.0f, model %.0f)" % (args.format, k, args.scale_form, summary["vectors"], summary["pairs"], summary["static_pairs"],
                                    summary["static_rewritten"], m["original"], m["rewritten"], m["post-all"],
                                    s["original"], s["rewritten"], s["post-all"],
                                    summary["seconds"]["total"], summary["seconds"]["lower_and_jit"],

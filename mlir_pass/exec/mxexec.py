@@ -67,9 +67,30 @@ def run(cmd, **kw):
 # Module generation
 
 
-def dot_function(name, fmt_a, fmt_b, k, scales=None, fastmath=""):
+SCALE_FORMS = ("scalar", "vector1", "i8")
+
+
+def scale_lines(var, code_var, vs, k, form):
+    """The lines that make the block scale vector %<var> (type vs) from the f8E8M0FNU scalar
+    %<code_var>, in one of the forms the pass matches: "scalar" (SPEC §8: a broadcast of the
+    scalar), "vector1" (a broadcast of a vector<1xf8E8M0FNU>, the form of arith.scaling_extf's
+    documentation) or "i8" (the code's bits as i8, broadcast, then bitcast to f8E8M0FNU)."""
+    if form == "scalar":
+        return ["  %%%s = vector.broadcast %%%s : f8E8M0FNU to %s" % (var, code_var, vs)]
+    if form == "vector1":
+        return ["  %%%s1 = vector.broadcast %%%s : f8E8M0FNU to vector<1xf8E8M0FNU>" % (var, code_var),
+                "  %%%s = vector.broadcast %%%s1 : vector<1xf8E8M0FNU> to %s" % (var, var, vs)]
+    if form == "i8":
+        return ["  %%%s8 = arith.bitcast %%%s : f8E8M0FNU to i8" % (var, code_var),
+                "  %%%si = vector.broadcast %%%s8 : i8 to vector<%dxi8>" % (var, var, k),
+                "  %%%s = arith.bitcast %%%si : vector<%dxi8> to %s" % (var, var, k, vs)]
+    raise ValueError("unknown scale form %r" % form)
+
+
+def dot_function(name, fmt_a, fmt_b, k, scales=None, fastmath="", scale_form="scalar"):
     """The SPEC §8 block dot product. scales=None: the codes are function arguments; otherwise
-    a pair of constant codes (xa, xb)."""
+    a pair of constant codes (xa, xb). scale_form: how the block scales are written
+    (scale_lines)."""
     ta, tb = FORMATS[fmt_a]["mlir"], FORMATS[fmt_b]["mlir"]
     va, vb, vs = "vector<%dx%s>" % (k, ta), "vector<%dx%s>" % (k, tb), "vector<%dxf8E8M0FNU>" % k
     vf = "vector<%dxf32>" % k
@@ -81,9 +102,8 @@ def dot_function(name, fmt_a, fmt_b, k, scales=None, fastmath=""):
         lines.append("func.func @%s(%%a: %s, %%b: %s) -> f32 {" % (name, va, vb))
         lines.append("  %%sa = arith.constant 0x%02X : f8E8M0FNU" % scales[0])
         lines.append("  %%sb = arith.constant 0x%02X : f8E8M0FNU" % scales[1])
+    lines += scale_lines("sav", "sa", vs, k, scale_form) + scale_lines("sbv", "sb", vs, k, scale_form)
     lines += [
-        "  %%sav = vector.broadcast %%sa : f8E8M0FNU to %s" % vs,
-        "  %%sbv = vector.broadcast %%sb : f8E8M0FNU to %s" % vs,
         "  %%A = arith.scaling_extf %%a, %%sav : %s, %s to %s" % (va, vs, vf),
         "  %%B = arith.scaling_extf %%b, %%sbv : %s, %s to %s" % (vb, vs, vf),
         "  %%P = arith.mulf %%A, %%B%s : %s" % (fm, vf),
@@ -113,15 +133,16 @@ def element_vector(var, fmt, codes):
     return lines
 
 
-def driver_module(fmt_a, fmt_b, k, vectors, static_pairs):
+def driver_module(fmt_a, fmt_b, k, vectors, static_pairs, scale_form="scalar"):
     """A module with @dot (variable scales), one @dot_s<j> per constant pair of static_pairs,
     and @main: for every vector, all 65536 code pairs through @dot, then every @dot_s<j>; each
-    result's bits are printed with printMemrefI32 (two memrefs per vector)."""
+    result's bits are printed with printMemrefI32 (two memrefs per vector). scale_form: how
+    the dot products write their block scales (scale_lines)."""
     ta, tb = FORMATS[fmt_a]["mlir"], FORMATS[fmt_b]["mlir"]
     va, vb = "vector<%dx%s>" % (k, ta), "vector<%dx%s>" % (k, tb)
-    out = ["func.func private @printMemrefI32(memref<*xi32>)", dot_function("dot", fmt_a, fmt_b, k)]
+    out = ["func.func private @printMemrefI32(memref<*xi32>)", dot_function("dot", fmt_a, fmt_b, k, scale_form=scale_form)]
     for j, p in enumerate(static_pairs):
-        out.append(dot_function("dot_s%d" % j, fmt_a, fmt_b, k, scales=p))
+        out.append(dot_function("dot_s%d" % j, fmt_a, fmt_b, k, scales=p, scale_form=scale_form))
     # @run_all: every code pair through @dot.
     out.append("""func.func @run_all(%%a: %(va)s, %%b: %(vb)s, %%buf: memref<%(n)dxi32>) {
   %%c0 = arith.constant 0 : index

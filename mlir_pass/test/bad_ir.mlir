@@ -1,6 +1,6 @@
 // Bad or unusual IR: the verifier's diagnostics for invalid ops (never a crash), and remarks,
-// never a rewrite, for valid IR outside the pattern (a vector-typed broadcast source, scalable
-// vectors, f16 products).
+// never a rewrite, for valid IR outside the pattern (scalable vectors, f16 products; scale
+// vectors that are not one value per block are in scale_forms.mlir).
 // RUN: mxcert-opt %s --mx-scale-placement -verify-diagnostics -split-input-file | FileCheck %s
 // RUN: not mxcert-opt %s --mx-scale-placement -split-input-file 2>/dev/null | FileCheck %s --check-prefix=NOREWRITE
 // NOREWRITE-NOT: scf.if
@@ -27,19 +27,6 @@ func.func @red_type(%p: vector<2xf32>) -> f16 {
 }
 // -----
 
-// CHECK-LABEL: func.func @vec_bcast(
-// CHECK: arith.scaling_extf
-func.func @vec_bcast(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: vector<1xf8E8M0FNU>, %sb: f8E8M0FNU) -> f32 {
-  %sav = vector.broadcast %sa : vector<1xf8E8M0FNU> to vector<2xf8E8M0FNU>
-  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<2xf8E8M0FNU>
-  %A = arith.scaling_extf %a, %sav : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf32>
-  %B = arith.scaling_extf %b, %sbv : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf32>
-  %P = arith.mulf %A, %B : vector<2xf32>
-  // expected-remark @below {{left unchanged: the scale of operand a is broadcast from vector<1xf8E8M0FNU>, not from one f8E8M0FNU value}}
-  %R = vector.reduction <add>, %P : vector<2xf32> into f32
-  return %R : f32
-}
-// -----
 
 // CHECK-LABEL: func.func @scalable(
 // CHECK: arith.scaling_extf
