@@ -9,6 +9,8 @@
 //   %P = arith.mulf %A, %B : vector<Kxf32>
 //   %R = vector.reduction <add>, %P : vector<Kxf32> into f32
 //
+// (a scale may also be a broadcast `vector<1xf8E8M0FNU>`, i8 bits broadcast and bitcast to
+// f8E8M0FNU, or a splat constant: one 8-bit code per block, docs/mlir.md),
 // whose meaning is the `dequant` placement over the `seq` tree in f32, rne, subnormals kept:
 //   A_i = rnd(2^sa a_i), B_i = rnd(2^sb b_i), R = ((A_0 B_0 + A_1 B_1) + A_2 B_2) + ...
 // (every product and every sum rounded once), with sa = xa - 127, sb = xb - 127 for the scale
