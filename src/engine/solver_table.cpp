@@ -436,7 +436,8 @@ CexSearch searchAnyOrderCounterexample(const PairQuery &q, const Region &region,
                                        const std::function<void(const std::string &)> &log) {
   CexSearch cs;
   allUnsat = true;
-  for (const Tree &t : witnessTrees(q.cfg)) {
+  const std::vector<Tree> trees = witnessTrees(q.cfg);
+  for (const Tree &t : trees) {
     CexSearch ct = searchCounterexample(withTree(q, t), region, backend, timeoutSec, witnessTimeoutSec, tryPatterns, log);
     cs.queries += ct.queries;
     cs.solverSeconds += ct.solverSeconds;
@@ -453,7 +454,7 @@ CexSearch searchAnyOrderCounterexample(const PairQuery &q, const Region &region,
   }
   cs.verdict = smt::Verdict::Unknown;
   if (allUnsat)
-    cs.reason = "each of the " + std::to_string(witnessTrees(q.cfg).size()) +
+    cs.reason = "each of the " + std::to_string(trees.size()) +
                 " trees tried agrees (no proof for the other trees)";
   return cs;
 }
@@ -501,7 +502,7 @@ CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Ba
       for (size_t i = 0; i < pairs.size(); i += stride)
         if (witnessDisagrees(q, pt.first, pt.second, pairs[i].first, pairs[i].second)) {
           out.verdict = smt::Verdict::Sat;
-          out.witness = Witness{pt.first, pt.second, pairs[i].first, pairs[i].second};
+          out.witness = Witness{pt.first, pt.second, pairs[i].first, pairs[i].second, {}};
           return out;
         }
   }
@@ -521,7 +522,7 @@ CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Ba
           smt::toString(rc.verdict) + " (" + std::to_string(rc.seconds) + " s)");
     if (rc.verdict == smt::Verdict::Sat) {
       out.verdict = smt::Verdict::Sat;
-      out.witness = Witness{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb)};
+      out.witness = Witness{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb), {}};
       return out;
     }
     if (full) {
@@ -548,8 +549,9 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   // as for one tree: pre, post and dequant depend on the codes through e and the exact
   // classes in the same way for every tree (groups.h).
   const bool anyOrder = q.cfg.anyOrder != 0;
-  if (anyOrder && !anyOrderUnsupported(q).empty())
-    throw std::invalid_argument("no order-independent proof for " + anyOrderUnsupported(q));
+  if (anyOrder)
+    if (const std::string why = anyOrderUnsupported(q); !why.empty())
+      throw std::invalid_argument("no order-independent proof for " + why);
   const std::vector<Tree> trees = anyOrder ? witnessTrees(q.cfg) : std::vector<Tree>{};
   const CodeGroups cg = groupCodePairs(anyOrder ? withTree(q, trees.front()) : q, true);
   // Pairs where the induction failed on the pair alone: without a witness they are unknown.
@@ -717,7 +719,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             for (int b = r.xb.lo; b <= r.xb.hi; ++b)
               if (r.contains(a, b)) P.set(a, b);
         } else if (rc.verdict == smt::Verdict::Sat) {
-          Witness w{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb)};
+          Witness w{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb), {}};
           log("sat " + r.str() + " at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb));
           if (!addWitness(w, false))
             throw std::logic_error("a confirmed counterexample refutes no undecided group");
