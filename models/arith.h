@@ -326,6 +326,15 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     }
   }
   auto atLeastPow2 = [&](int64_t t, unsigned mMax) { return valueAtLeastPow2(d, v.N, nr, v.X, t, mMax); };
+  // The same test where N >= 1 is known: every arm below lies after the N = 0 arm. The
+  // range's lower end is raised to 1; with N >= 0 from the checked interval this drops only
+  // the conjunct `1 <= N`, which the arm order implies, so the formula is the same on every
+  // input. (FTZ's flush test uses it: without it, the flush of every exact sum stays an open
+  // case split, and an MXFP4 k = 32 ftz table took minutes instead of a second.)
+  const Interval nrNonzero{max(nr.lo, Integer(1)), nr.hi};
+  auto atLeastPow2Nonzero = [&](int64_t t, unsigned mMax) {
+    return valueAtLeastPow2(d, v.N, nrNonzero, v.X, t, mMax);
+  };
   auto zeroRes = [&] { return finiteVal(d, neg, L(0), v.X); };
   // Rounding is monotone: a rounded N is at most max N rounded up to p significant bits (in
   // a normal binade) and at most 2^(msb+1) (on the subnormal grid). This bound (checked at
@@ -372,7 +381,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
       if (!ftz) return same;
       const unsigned mMax = precOK ? mHi : unsigned(std::min<int64_t>(fitBits - 1, mHi));
       Select<D, Val<D>> o(d);
-      o.when(d.lnot(atLeastPow2(emin, mMax)), zeroRes);
+      o.when(d.lnot(atLeastPow2Nonzero(emin, mMax)), zeroRes);
       o.when(d.litB(true), [&] { return same; });
       return o.result();
     });

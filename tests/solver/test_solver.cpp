@@ -163,6 +163,23 @@ TEST_CASE("solver = exhaustive: other formats and accumulators at k = 2", "[solv
   compareWithExhaustive(query("e2m1", 2, "seq", Placement::Post2, Placement::Post, Relation::Bitwise, "bf16"));
 }
 
+TEST_CASE("solver = exhaustive: flush-to-zero at e2m1 k = 2 and 3 and e3m2 k = 2", "[solver][exhaustive][ftz]") {
+  // --subnormals ftz (the flush tests of the encoding are cases keep mode never generates):
+  // every placement pair and both relations at k = 2; the two pairs the MLIR pass and the
+  // closed forms use at k = 3 (pairwise) and for e3m2.
+  auto ftz = [](PairQuery q) {
+    q.cfg.acc.subnormals = Subnormals::FTZ;
+    return q;
+  };
+  for (int pi = 0; pi < 3; ++pi)
+    for (Relation rel : {Relation::Bitwise, Relation::Value})
+      compareWithExhaustive(ftz(query("e2m1", 2, "seq", kPairs[pi][0], kPairs[pi][1], rel)));
+  for (int pi = 0; pi < 2; ++pi) {
+    compareWithExhaustive(ftz(query("e2m1", 3, "pairwise", kPairs[pi][0], kPairs[pi][1], Relation::Bitwise)));
+    compareWithExhaustive(ftz(query("e3m2", 2, "seq", kPairs[pi][0], kPairs[pi][1], Relation::Bitwise)));
+  }
+}
+
 TEST_CASE("cvc5 and Z3 give the same tables", "[solver][z3]") {
   std::vector<PairQuery> qs = {
       query("e2m1", 2, "seq", Placement::Pre, Placement::Post, Relation::Value),
