@@ -92,7 +92,7 @@ ModelConfig configFromJson(const json &j) {
   auto r = parseRounding(getString(j, "round"));
   if (!r) throw SchemaError("config.round: expected rne or rtz");
   auto s = parseSubnormals(getString(j, "subnormals"));
-  if (!s) throw SchemaError("config.subnormals: expected keep or ftz");
+  if (!s) throw SchemaError("config.subnormals: expected keep, ftz or daz");
   long k = getInt(j, "k", 1, kMaxK);
   // The tree parser is recursive: bound the text and its nesting before parsing (a valid
   // tree of k <= 64 leaves is far below both limits).
@@ -111,6 +111,9 @@ ModelConfig configFromJson(const json &j) {
   }
   if (scale == ScaleFormat::E4M3 && (fa->name != "e2m1" || fb->name != "e2m1"))
     throw SchemaError("config.scale: e4m3 scales (nvfp4) need e2m1 elements");
+  if (const std::string why = dazUnsupported(ModelConfig{*fa, *fb, AccSpec{*acc, *r, *s}, Tree::seq(1), scale});
+      !why.empty())
+    throw SchemaError("config.subnormals: " + why);
   try {
     if (const int fanIn = parseAnyOrder(tree, int(k))) {
       if (tree != anyOrderName(fanIn, int(k)))

@@ -20,6 +20,9 @@
 //    kept, then a nonzero result below 2^-126 in magnitude becomes a zero of its sign. The
 //    devices' own FTZ modes also flush subnormal INPUTS and are not used: the flush is this
 //    explicit step after the IEEE operation, which is exactly SPEC §2's definition.
+//  * daz (docs/semantics.md): ftz, and dequant's scale factor 2^s reads as +0 when s < -126
+//    (after ftz it is the only f32 operand that can be subnormal): rnd(x * 0), the explicit
+//    multiplication by a zero.
 //  * scale code 255 on either side gives NaN; NaN payloads are not modelled (bits are
 //    canonicalized to 0x7FC00000 before any comparison).
 // Only the f32 accumulator with RNE exists here; other accumulators and RTZ are refused by the
@@ -76,7 +79,8 @@ struct FlatTree {
 struct Problem {
   ElemFmt fa, fb;
   FlatTree tree;
-  int ftz;       ///< 1: SPEC §2 ftz after each rounding
+  int ftz;       ///< 0: subnormals kept; 1: ftz after each rounding; 2: daz (ftz, and a dequant
+                 ///< scale factor below 2^-126 reads as +0)
   int p1, p2;    ///< the certificate's lhs and rhs placements
   int relation;  ///< kBitwise or kValue
 };
@@ -165,6 +169,12 @@ MXR_HD inline float scaleRN(float x, int s, int ftz) {
 #endif
 }
 
+/// dequant's rnd(2^s x); under daz (ftz == 2) a factor 2^s below 2^-126 reads as +0.
+MXR_HD inline float dequantRN(float x, int s, int ftz) {
+  if (ftz == 2 && s < -126) return mulRN(x, 0.0f, ftz);
+  return scaleRN(x, s, ftz);
+}
+
 // ---- elements ---------------------------------------------------------------------------
 
 /// Decodes an element code exactly (SPEC §2): sign, exponent field e, mantissa field m;
@@ -209,7 +219,7 @@ MXR_HD inline Scales makeScales(int xa, int xb) {
 MXR_HD inline float placementLeaf(int p, float a, float b, const Scales &s, int ftz) {
   switch (p) {
   case kPre: return scaleRN(mulRN(a, b, ftz), s.e, ftz);
-  case kDequant: return mulRN(scaleRN(a, s.sa, ftz), scaleRN(b, s.sb, ftz), ftz);
+  case kDequant: return mulRN(dequantRN(a, s.sa, ftz), dequantRN(b, s.sb, ftz), ftz);
   default: return mulRN(a, b, ftz);
   }
 }

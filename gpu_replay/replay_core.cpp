@@ -200,7 +200,7 @@ Problem makeProblem(const ModelConfig &cfg, Placement lhs, Placement rhs, Relati
   Problem P{};
   P.fa = elemFmtOf(cfg.a);
   P.fb = elemFmtOf(cfg.b);
-  P.ftz = cfg.acc.subnormals == mxcert::Subnormals::FTZ ? 1 : 0;
+  P.ftz = cfg.acc.subnormals == mxcert::Subnormals::DAZ ? 2 : cfg.acc.subnormals == mxcert::Subnormals::FTZ ? 1 : 0;
   P.p1 = placementCode(lhs);
   P.p2 = placementCode(rhs);
   P.relation = rel == Relation::Value ? kValue : kBitwise;

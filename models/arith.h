@@ -239,7 +239,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   using Bool = typename D::Bool;
   const int p = acc.fmt.p, emin = acc.fmt.emin(), emax = acc.fmt.emax;
   const bool rne = acc.rounding == Rounding::RNE;
-  const bool ftz = acc.subnormals == Subnormals::FTZ;
+  const bool ftz = acc.subnormals != Subnormals::Keep;  // DAZ flushes results as FTZ does
   auto L = [&](const Integer &c) { return d.lit(c); };
   auto I = [](int64_t c) { return Integer(c); };
 

@@ -70,7 +70,14 @@ unsigned AccFormat::expBits() const {
 }
 
 const char *toString(Rounding r) { return r == Rounding::RNE ? "rne" : "rtz"; }
-const char *toString(Subnormals s) { return s == Subnormals::Keep ? "keep" : "ftz"; }
+const char *toString(Subnormals s) {
+  switch (s) {
+  case Subnormals::Keep: return "keep";
+  case Subnormals::FTZ: return "ftz";
+  case Subnormals::DAZ: return "daz";
+  }
+  return "keep";
+}
 
 std::optional<Rounding> parseRounding(const std::string &s) {
   if (s == "rne") return Rounding::RNE;
@@ -81,6 +88,7 @@ std::optional<Rounding> parseRounding(const std::string &s) {
 std::optional<Subnormals> parseSubnormals(const std::string &s) {
   if (s == "keep") return Subnormals::Keep;
   if (s == "ftz") return Subnormals::FTZ;
+  if (s == "daz") return Subnormals::DAZ;
   return std::nullopt;
 }
 

@@ -85,12 +85,19 @@ std::optional<AccFormat> findAccFormat(const std::string &name);
 
 /// Rounding of every accumulator operation (SPEC §2, §3).
 enum class Rounding { RNE, RTZ };
-/// Subnormal results: kept, or flushed to a zero of the same sign after rounding.
-enum class Subnormals { Keep, FTZ };
+/// Subnormals (docs/semantics.md):
+///  * Keep: IEEE gradual underflow.
+///  * FTZ: a nonzero rounded result below 2^emin becomes a zero of the same sign (results
+///    are flushed; operands are read as they are).
+///  * DAZ: FTZ, and subnormal operands read as zero too (x86 MXCSR FTZ+DAZ, what fast-math
+///    builds and GPU `-ftz` code run). After FTZ the only operand that can still be
+///    subnormal is a dequant scale factor 2^s below 2^emin: under DAZ it reads as +0.
+///    Defined where no element value is subnormal in the accumulator (dazUnsupported).
+enum class Subnormals { Keep, FTZ, DAZ };
 
 /// Name of a rounding mode ("rne"/"rtz").
 const char *toString(Rounding r);
-/// Name of a subnormal mode ("keep"/"ftz").
+/// Name of a subnormal mode ("keep"/"ftz"/"daz").
 const char *toString(Subnormals s);
 std::optional<Rounding> parseRounding(const std::string &s);
 std::optional<Subnormals> parseSubnormals(const std::string &s);

@@ -35,6 +35,17 @@ std::optional<Relation> parseRelation(const std::string &s) {
   return std::nullopt;
 }
 
+std::string dazUnsupported(const ModelConfig &cfg) {
+  if (cfg.acc.subnormals != Subnormals::DAZ) return "";
+  if (cfg.nvfp4()) return "--subnormals daz is defined for MX (e8m0) scales only, not nvfp4";
+  for (const ElementFormat *f : {&cfg.a, &cfg.b})
+    if (f->quantumExp() < cfg.acc.fmt.emin())
+      return "--subnormals daz: " + f->name + " has values that are subnormal in " + cfg.acc.fmt.name +
+             " (2^" + std::to_string(f->quantumExp()) + " < 2^" + std::to_string(cfg.acc.fmt.emin()) +
+             "), which DAZ would read as zero; the model defines daz where every element value is normal";
+  return "";
+}
+
 std::string treeText(const ModelConfig &cfg) {
   return cfg.anyOrder ? anyOrderName(cfg.anyOrder, cfg.k()) : cfg.tree.sexpr();
 }

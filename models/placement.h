@@ -53,6 +53,13 @@ struct ModelConfig {
   bool nvfp4() const { return scale == ScaleFormat::E4M3; }
 };
 
+/// Why `cfg` cannot run with --subnormals daz, or "" (always "" in the other modes): DAZ is
+/// defined for MX scales where every element value is normal (or zero) in the accumulator,
+/// so that the only operand that can be subnormal after FTZ is a dequant scale factor
+/// (docs/semantics.md). Every reader of a configuration (command line, certificate) refuses
+/// such a configuration with this reason.
+std::string dazUnsupported(const ModelConfig &cfg);
+
 /// The tree as configurations name it: "any" / "any:N" for any-order, else the S-expression.
 std::string treeText(const ModelConfig &cfg);
 /// `cfg` with the one tree `t` (k must match): the configuration a witness of an any-order
@@ -104,6 +111,22 @@ Scales<D> makeScales(D &d, const typename D::Int &xa, const typename D::Int &xb)
   return Scales<D>{sa, sb, d.add(sa, sb), d.lor(d.eq(xa, d.lit(255)), d.eq(xb, d.lit(255)))};
 }
 
+/// One dequantized element of the dequant placement: rnd(2^s x). Under DAZ the factor 2^s,
+/// an operand of that multiplication, reads as +0 when it lies below the accumulator's
+/// smallest normal 2^emin: the result is then rnd(x * +0), a zero with x's sign (NaN for an
+/// infinite or NaN x, as IEEE's inf * 0).
+template <class D>
+Val<D> dequantElement(D &d, const AccSpec &acc, const Val<D> &x, const typename D::Int &s) {
+  if (acc.subnormals != Subnormals::DAZ) return roundAcc(d, scaleExact(d, x, s), acc);
+  Select<D, Val<D>> sel(d);
+  sel.when(d.lt(s, d.lit(Integer(int64_t(acc.fmt.emin())))), [&] {
+    // The zero factor carries the exponent s, so the product keeps the exponent x.X + s.
+    return roundAcc(d, mulExact(d, x, finiteVal(d, d.litB(false), d.lit(0), s)), acc);
+  });
+  sel.when(d.litB(true), [&] { return roundAcc(d, scaleExact(d, x, s), acc); });
+  return sel.result();
+}
+
 /// The value placement p feeds into its tree for the element pair (a, b):
 ///   pre: rnd(2^e a b); post, post2: rnd(a b); dequant: rnd(rnd(2^sa a) rnd(2^sb b)).
 /// The result is expressed with the exponent the leaves share (rebase) when possible.
@@ -124,8 +147,8 @@ Val<D> placementLeaf(D &d, Placement p, const ModelConfig &cfg, const Val<D> &a,
   case Placement::Post2:
     return rebase(d, roundAcc(d, mulExact(d, a, b), cfg.acc), d.lit(qab));
   case Placement::Dequant: {
-    Val<D> A = roundAcc(d, scaleExact(d, a, s.sa), cfg.acc);
-    Val<D> B = roundAcc(d, scaleExact(d, b, s.sb), cfg.acc);
+    Val<D> A = dequantElement(d, cfg.acc, a, s.sa);
+    Val<D> B = dequantElement(d, cfg.acc, b, s.sb);
     return rebase(d, roundAcc(d, mulExact(d, A, B), cfg.acc), d.add(s.e, d.lit(qab)));
   }
   }

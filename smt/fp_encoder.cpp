@@ -41,7 +41,8 @@ std::string wideLiteral(const ElementFormat &f, unsigned code) {
 
 std::string fpUnsupported(const Query &q) {
   if (!q.cfg.tree.isBinary()) return "the QF_FP encoding supports binary trees only (a fused node has no single IEEE operation)";
-  if (q.cfg.acc.subnormals == Subnormals::FTZ) return "the QF_FP encoding has no flush-to-zero";
+  if (q.cfg.acc.subnormals != Subnormals::Keep)
+    return std::string("the QF_FP encoding has no flush-to-zero (--subnormals ") + toString(q.cfg.acc.subnormals) + ")";
   return "";
 }
 

@@ -29,7 +29,7 @@ engine::PairQuery parseQuery(const Args &args) {
   ModelConfig cfg = parseConfig(args);
   if (cfg.nvfp4()) throw UsageError(kNvfp4OnlyExhaustive);
   engine::PairQuery q{cfg, parsePlacementOpt(args, "lhs", Placement::Pre),
-                      parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
+                      parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args), nullptr, false, {}};
   // Every fact of the analysis is an obligation (docs/solver.md, "Obligations mode"); the
   // --obligations flag, once needed for this, is still accepted.
   q.obligations = true;

@@ -71,7 +71,7 @@ const OptionSet &tableOptions() {
 TableOutcome runTable(const Args &args, const ProgressFn &progress) {
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   engine::PairQuery q{parseConfig(args), parsePlacementOpt(args, "lhs", Placement::Pre),
-                      parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args)};
+                      parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args), nullptr, false, {}};
   const std::string eng = args.get("engine", "solver");
   // The solver engine proves every fact of the analysis (docs/solver.md, "Obligations mode");
   // --obligations, once needed for this, is still accepted.

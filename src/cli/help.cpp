@@ -26,7 +26,7 @@ const std::map<std::string, OptionDoc> &optionDocs() {
       {"block", {"K", "the same as --k"}},
       {"acc", {"ACC", "accumulator format: f32 (default), bf16, f16, f64"}},
       {"round", {"R", "accumulator rounding: rne (default), rtz"}},
-      {"subnormals", {"S", "accumulator subnormals: keep (default), ftz"}},
+      {"subnormals", {"S", "accumulator subnormals: keep (default), ftz (results flushed), daz (ftz, and a dequant scale below 2^emin reads as zero)"}},
       {"k", {"K", "block size, 1..64 (required; 16 by default for nvfp4)"}},
       {"tree", {"T", "reduction tree: seq (default), pairwise, fused, an S-expression like \"((0 2) (1 3))\", or any / any:N (every tree; nodes of at most N children)"}},
       {"lhs", {"P", "first placement: pre (default), post, dequant, post2"}},

@@ -29,7 +29,7 @@ const char *kUsageText =
     "  sweep   every table of a manifest, certified as one job (-o DIR, --jobs N, --shard I/N)\n"
     "  merge   the shard indexes of one sweep joined into one index (-o OUT)\n"
     "common options: --a FMT --b FMT | --format mxfp4|mxfp6|mxfp8, --acc f32|bf16|f16|f64,\n"
-    "  --round rne|rtz, --subnormals keep|ftz, --k K, --tree seq|pairwise|fused|SEXPR,\n"
+    "  --round rne|rtz, --subnormals keep|ftz|daz, --k K, --tree seq|pairwise|fused|SEXPR,\n"
     "  --relation bitwise|value; --json (eval, table, prove, cex, bound, check),\n"
     "  -o FILE (table, eval, export, plot, merge; sweep: -o DIR)\n"
     "limits: --timeout S (the whole command's wall time), --query-timeout S (one solver call),\n"

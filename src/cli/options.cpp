@@ -163,8 +163,10 @@ ModelConfig parseConfig(const Args &args) {
   spec.rounding = *rr;
   std::string s = args.get("subnormals", "keep");
   auto ss = parseSubnormals(s);
-  if (!ss) throw UsageError("unknown --subnormals '" + s + "' (expected keep or ftz)");
+  if (!ss) throw UsageError("unknown --subnormals '" + s + "' (expected keep, ftz or daz)");
   spec.subnormals = *ss;
+  if (const std::string why = dazUnsupported(ModelConfig{fa, fb, spec, Tree::seq(1), scale}); !why.empty())
+    throw UsageError(why);
   long k;
   if (args.get("k") && args.get("block")) throw UsageError("--k and --block are exclusive (both name the block size)");
   const std::string kOpt = args.get("block") ? "block" : "k";

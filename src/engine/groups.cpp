@@ -17,6 +17,8 @@ bool rootDependsOnE(Placement p) { return p == Placement::Post || p == Placement
 
 /// Exact class when rnd(2^s v) = 2^s v for every finite element value v of the format.
 int dequantClass(const std::vector<CVal> &dec, int s, const AccSpec &acc) {
+  // DAZ reads a factor below 2^emin as zero (dequantElement): never the exact class.
+  if (acc.subnormals == Subnormals::DAZ && s < acc.fmt.emin()) return s;
   CD d;
   for (const CVal &v : dec) {
     if (v.nan || v.inf) continue;
@@ -84,7 +86,7 @@ CodeGroups groupCodePairs(const PairQuery &q, bool collapse, const std::function
     for (int x = 0; x < kNumCodes; ++x) {
       const int s = x - 127;
       // On the grid (and, with FTZ, not subnormal, which would be flushed).
-      const int lowest = q.cfg.acc.subnormals == Subnormals::FTZ ? q.cfg.acc.fmt.emin() : q.cfg.acc.fmt.quantumExp();
+      const int lowest = q.cfg.acc.subnormals != Subnormals::Keep ? q.cfg.acc.fmt.emin() : q.cfg.acc.fmt.quantumExp();
       bool exactA = pow2Exact(s, q.cfg.acc) && grid + s >= lowest && !Tmax.inf &&
                     !Tmax.nan &&
                     (Tmax.N.isZero() ||

@@ -36,7 +36,9 @@ bad "unknown --b format"        eval --a e2m1 --b fp4 --k 1 --xa 1 --xb 1 --a-va
 bad "unknown --format"          table --format mxfp9 --k 2
 bad "unknown accumulator"       "${E[@]}" --acc f8 --k 1 --a-vals 1 --b-vals 1
 bad "unknown --round"           "${E[@]}" --round rtn --k 1 --a-vals 1 --b-vals 1
-bad "unknown --subnormals"      "${E[@]}" --subnormals daz --k 1 --a-vals 1 --b-vals 1
+bad "daz with subnormal elements" table --a e5m2 --acc f16 --k 2 --subnormals daz
+bad "daz with nvfp4"              table --format nvfp4 --subnormals daz
+bad "unknown --subnormals"      "${E[@]}" --subnormals dazz --k 1 --a-vals 1 --b-vals 1
 bad "--format with --a"         table --format mxfp4 --a e2m1 --k 2
 # k out of range.
 bad "--k 0"                     "${E[@]}" --k 0 --a-vals 1 --b-vals 1

@@ -133,6 +133,21 @@ for p in ("pre", "post", "dequant", "post2"):
 '
 done
 
+# daz: the dequant factor 2^-127 (code 0) reads as +0, so dequant is +0 where ftz keeps
+# 6 * 2^-127 = 3 * 2^-126 (normal: 0x01400000); the other placements scale exactly.
+for spec in "ftz 0x01400000" "daz 0x00000000"; do
+  set -- $spec
+  run eval --a e2m1 --k 1 --subnormals "$1" --xa 0 --xb 127 --a-vals 6 --b-vals 1
+  expect_rc 0 "eval $spec"
+  WANT="$2" py "eval $spec" '
+import sys, os
+tok = dict(t.split("=", 1) for t in open(sys.argv[1]).read().split())
+assert tok["dequant"].split("/")[1] == os.environ["WANT"], tok
+for p in ("pre", "post"):
+    assert tok[p].split("/")[1] == "0x01400000", (p, tok)
+'
+done
+
 # Every code pair: 256 * 256 lines, in order, each with its own e.
 run eval --a e2m1 --b e2m1 --acc f32 --k 4 --tree pairwise --xa all --xb all \
     --a-vals "6 -0.5 1 0" --b-vals "1 2 -0 0x3"

@@ -180,6 +180,22 @@ TEST_CASE("solver = exhaustive: flush-to-zero at e2m1 k = 2 and 3 and e3m2 k = 2
   }
 }
 
+TEST_CASE("solver = exhaustive: DAZ at e2m1 k = 2 and 3 and e5m2 k = 1", "[solver][exhaustive][daz]") {
+  // --subnormals daz: FTZ plus a dequant scale factor below 2^emin read as zero. Every
+  // placement pair at k = 2 (DAZ changes only dequant; the others are the control), dequant/
+  // post at k = 3, with bf16, and with e5m2 (infinite elements: inf * 0 is NaN).
+  auto daz = [](PairQuery q) {
+    q.cfg.acc.subnormals = Subnormals::DAZ;
+    return q;
+  };
+  for (int pi = 0; pi < 3; ++pi)
+    compareWithExhaustive(daz(query("e2m1", 2, "seq", kPairs[pi][0], kPairs[pi][1], Relation::Bitwise)));
+  compareWithExhaustive(daz(query("e2m1", 2, "seq", Placement::Dequant, Placement::Post, Relation::Value)));
+  compareWithExhaustive(daz(query("e2m1", 3, "pairwise", Placement::Dequant, Placement::Post, Relation::Bitwise)));
+  compareWithExhaustive(daz(query("e2m1", 2, "seq", Placement::Dequant, Placement::Post, Relation::Bitwise, "bf16")));
+  compareWithExhaustive(daz(query("e5m2", 1, "seq", Placement::Dequant, Placement::Post, Relation::Bitwise)));
+}
+
 TEST_CASE("cvc5 and Z3 give the same tables", "[solver][z3]") {
   std::vector<PairQuery> qs = {
       query("e2m1", 2, "seq", Placement::Pre, Placement::Post, Relation::Value),
