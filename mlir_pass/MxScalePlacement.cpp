@@ -30,6 +30,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 #include "llvm/Support/Path.h"
@@ -54,6 +55,90 @@ std::optional<PlacementMode> parsePlacementMode(const std::string &s) {
   return std::nullopt;
 }
 
+std::optional<DenormalMode> parseDenormalMode(const std::string &s) {
+  if (s == "ieee") return DenormalMode::IEEE;
+  if (s == "ftz") return DenormalMode::FTZ;
+  if (s == "daz") return DenormalMode::DAZ;
+  return std::nullopt;
+}
+
+const char *toString(DenormalMode m) {
+  switch (m) {
+  case DenormalMode::IEEE: return "ieee";
+  case DenormalMode::FTZ: return "ftz";
+  case DenormalMode::DAZ: return "daz";
+  }
+  return "ieee";
+}
+
+Subnormals subnormalsOf(DenormalMode m) {
+  switch (m) {
+  case DenormalMode::IEEE: return Subnormals::Keep;
+  case DenormalMode::FTZ: return Subnormals::FTZ;
+  case DenormalMode::DAZ: return Subnormals::DAZ;
+  }
+  return Subnormals::Keep;
+}
+
+std::optional<DenormalMode> denormalModeOfLLVM(const std::string &value, std::string &why) {
+  std::string out = value, in;
+  if (size_t comma = value.find(','); comma != std::string::npos) {
+    out = value.substr(0, comma);
+    in = value.substr(comma + 1);
+  } else {
+    in = out;
+  }
+  if (out == "ieee" && in == "ieee") return DenormalMode::IEEE;
+  if (out == "preserve-sign" && in == "ieee") return DenormalMode::FTZ;
+  if (out == "preserve-sign" && in == "preserve-sign") return DenormalMode::DAZ;
+  why = "denormal-fp-math \"" + value +
+        "\" is not a mode mxcert models (ieee; ftz = \"preserve-sign,ieee\"; daz = \"preserve-sign,preserve-sign\")";
+  return std::nullopt;
+}
+
+std::optional<DenormalMode> functionDenormalMode(Operation *op, std::string &attr, std::string &why) {
+  attr.clear();
+  why.clear();
+  Operation *fn = op->getParentOfType<FunctionOpInterface>();
+  if (!fn) return std::nullopt;
+  // The attributes LLVM honours, f32-specific first (func-to-llvm keeps `denormal_fp_math*`
+  // of a func.func as the llvm.func's own; a passthrough entry becomes the IR attribute).
+  auto named = [&](const char *name) -> std::optional<std::string> {
+    if (auto s = dyn_cast_or_null<StringAttr>(fn->getAttr(name))) return s.getValue().str();
+    return std::nullopt;
+  };
+  auto passthrough = [&](const char *key) -> std::optional<std::string> {
+    auto list = dyn_cast_or_null<ArrayAttr>(fn->getAttr("passthrough"));
+    if (!list) return std::nullopt;
+    for (Attribute e : list)
+      if (auto kv = dyn_cast<ArrayAttr>(e); kv && kv.size() == 2)
+        if (auto k = dyn_cast<StringAttr>(kv[0]); k && k.getValue() == key)
+          if (auto v = dyn_cast<StringAttr>(kv[1])) return v.getValue().str();
+    return std::nullopt;
+  };
+  struct Source {
+    std::optional<std::string> prop, pass;
+    const char *propName, *passName;
+  };
+  for (Source s : {Source{named("denormal_fp_math_f32"), passthrough("denormal-fp-math-f32"), "denormal_fp_math_f32",
+                          "passthrough \"denormal-fp-math-f32\""},
+                   Source{named("denormal_fp_math"), passthrough("denormal-fp-math"), "denormal_fp_math",
+                          "passthrough \"denormal-fp-math\""}}) {
+    if (!s.prop && !s.pass) continue;
+    if (s.prop && s.pass && *s.prop != *s.pass) {
+      why = std::string("the function's ") + s.propName + " = \"" + *s.prop + "\" and " + s.passName + " = \"" +
+            *s.pass + "\" disagree";
+      return std::nullopt;
+    }
+    const std::string value = s.prop ? *s.prop : *s.pass;
+    attr = std::string(s.prop ? s.propName : s.passName) + " = \"" + value + "\"";
+    std::optional<DenormalMode> m = denormalModeOfLLVM(value, why);
+    if (!m) why = "the function's " + why;
+    return m;
+  }
+  return std::nullopt;
+}
+
 std::string defaultTablesDir() {
   // Installed (cmake --install): <prefix>/bin/mxcert-opt and the plugin
   // <prefix>/lib/mxcert/libMxcertPassPlugin.so use <prefix>/share/mxcert/tables.
@@ -67,19 +152,21 @@ std::string defaultTablesDir() {
 // Guard tables
 //===----------------------------------------------------------------------===//
 
-/// The configuration of a block the pass matches: a x b, f32 rne keep, seq over k (k <= kMaxK).
-static ModelConfig blockConfig(const ElementFormat &a, const ElementFormat &b, int k) {
-  return ModelConfig{a, b, AccSpec{*findAccFormat("f32"), Rounding::RNE, Subnormals::Keep}, Tree::seq(k)};
+/// The configuration of a block the pass matches: a x b, f32 rne, seq over k (k <= kMaxK),
+/// subnormals as the denormal mode requires.
+static ModelConfig blockConfig(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode) {
+  return ModelConfig{a, b, AccSpec{*findAccFormat("f32"), Rounding::RNE, subnormalsOf(mode)}, Tree::seq(k)};
 }
 
-std::string GuardTableSource::tableFileName(const ElementFormat &a, const ElementFormat &b, int k) {
-  return certs::tableFileName(blockConfig(a, b, k), "seq", Placement::Dequant, Placement::Post, Relation::Bitwise,
-                              "solver");
+std::string GuardTableSource::tableFileName(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode) {
+  return certs::tableFileName(blockConfig(a, b, k, mode), "seq", Placement::Dequant, Placement::Post,
+                              Relation::Bitwise, "solver");
 }
 
-std::string GuardTableSource::tableCommand(const ElementFormat &a, const ElementFormat &b, int k) {
-  return "mxcert table --a " + a.name + " --b " + b.name + " --acc f32 --k " + std::to_string(k) +
-         " --tree seq --lhs dequant --rhs post --relation bitwise -o " + tableFileName(a, b, k);
+std::string GuardTableSource::tableCommand(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode) {
+  std::string sub = mode == DenormalMode::IEEE ? "" : std::string(" --subnormals ") + toString(subnormalsOf(mode));
+  return "mxcert table --a " + a.name + " --b " + b.name + " --acc f32" + sub + " --k " + std::to_string(k) +
+         " --tree seq --lhs dequant --rhs post --relation bitwise -o " + tableFileName(a, b, k, mode);
 }
 
 LoadedTable GuardTableSource::load(const std::string &path) {
@@ -175,20 +262,21 @@ static std::string describe(const ElementFormat &a, const ElementFormat &b, int 
 }
 
 std::string GuardTableSource::mismatch(const ModelConfig &c, Placement lhs, Placement rhs, Relation rel,
-                                       const ElementFormat &a, const ElementFormat &b, int k) {
+                                       const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode) {
   bool ok = rel == Relation::Bitwise &&
             ((lhs == Placement::Dequant && rhs == Placement::Post) ||
              (lhs == Placement::Post && rhs == Placement::Dequant)) &&
             // An any-order table (every tree, docs/bounds.md) covers seq too.
             c.a == a && c.b == b && c.k() == k && (c.anyOrder || c.tree == Tree::seq(k)) && c.acc.fmt.name == "f32" &&
-            c.acc.rounding == Rounding::RNE && c.acc.subnormals == Subnormals::Keep;
+            c.acc.rounding == Rounding::RNE && c.acc.subnormals == subnormalsOf(mode);
   if (ok) return "";
   auto treeName = [&](const Tree &tr) {
     return c.anyOrder ? treeText(c) : tr == Tree::seq(tr.k()) ? std::string("seq") : tr.sexpr();
   };
   std::string acc = c.acc.fmt.name + " " + toString(c.acc.rounding) + " " + toString(c.acc.subnormals);
   return "the table is for " + describe(c.a, c.b, c.k(), treeName(c.tree), acc, lhs, rhs, rel) + "; the IR needs " +
-         describe(a, b, k, "seq", "f32 rne keep", Placement::Dequant, Placement::Post, Relation::Bitwise);
+         describe(a, b, k, "seq", std::string("f32 rne ") + toString(subnormalsOf(mode)), Placement::Dequant,
+                  Placement::Post, Relation::Bitwise);
 }
 
 /// "no certified table for e2m1 x e2m1, k = 4"
@@ -196,27 +284,32 @@ static std::string noTable(const ElementFormat &a, const ElementFormat &b, int k
   return "no certified table for " + a.name + " x " + b.name + ", k = " + std::to_string(k);
 }
 
-TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat &b, int k) {
+/// "(seq, f32 rne keep, dequant/post bitwise)"
+static std::string wanted(DenormalMode mode) {
+  return std::string("(seq, f32 rne ") + toString(subnormalsOf(mode)) + ", dequant/post bitwise)";
+}
+
+TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode) {
   if (file_) {
     const certs::GuardTable &g = file_->table;
-    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k);
+    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k, mode);
     if (why.empty()) return TableLookup{&*file_, "", false};
     return TableLookup{nullptr, "guard table '" + file_->path + "' does not fit this block: " + why, false};
   }
-  auto key = std::make_tuple(a.name, b.name, k);
+  auto key = std::make_tuple(a.name, b.name, k, int(mode));
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second.second;
   auto &entry = cache_[key];
   if (k > kMaxK)
     entry.second.reason = noTable(a, b, k) + ": mxcert handles blocks of at most " + std::to_string(kMaxK) + " elements";
   else if (index_)
-    lookupIndex(a, b, k, entry);
+    lookupIndex(a, b, k, mode, entry);
   else
-    lookupDirectory(a, b, k, entry);
+    lookupDirectory(a, b, k, mode, entry);
   if (entry.first && entry.second.reason.empty() && !entry.second.error) {
     // The table's own configuration decides, not its file name or its index entry.
     const certs::GuardTable &g = entry.first->table;
-    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k);
+    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k, mode);
     if (why.empty())
       entry.second.table = &*entry.first;
     else
@@ -225,13 +318,13 @@ TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat
   return entry.second;
 }
 
-void GuardTableSource::lookupDirectory(const ElementFormat &a, const ElementFormat &b, int k,
+void GuardTableSource::lookupDirectory(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
                                        std::pair<std::optional<LoadedTable>, TableLookup> &entry) {
-  std::string path = dir_ + "/" + tableFileName(a, b, k);
+  std::string path = dir_ + "/" + tableFileName(a, b, k, mode);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
-    entry.second.reason = noTable(a, b, k) + " (seq, f32 rne keep, dequant/post bitwise) in '" + dir_ +
-                          "'; make one with `" + tableCommand(a, b, k) + "` and pass guards=" + tableFileName(a, b, k);
+    entry.second.reason = noTable(a, b, k) + " " + wanted(mode) + " in '" + dir_ + "'; make one with `" +
+                          tableCommand(a, b, k, mode) + "` and pass guards=" + tableFileName(a, b, k, mode);
     return;
   }
   try {
@@ -242,26 +335,26 @@ void GuardTableSource::lookupDirectory(const ElementFormat &a, const ElementForm
   }
 }
 
-void GuardTableSource::lookupIndex(const ElementFormat &a, const ElementFormat &b, int k,
+void GuardTableSource::lookupIndex(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
                                    std::pair<std::optional<LoadedTable>, TableLookup> &entry) {
   const certs::IndexEntry *use = nullptr, *uncertified = nullptr;
   for (const certs::IndexEntry &e : index_->entries) {
-    if (!mismatch(e.config, e.lhs, e.rhs, e.relation, a, b, k).empty()) continue;
+    if (!mismatch(e.config, e.lhs, e.rhs, e.relation, a, b, k, mode).empty()) continue;
     if (e.certified()) {
       use = &e;
       break;
     }
     if (!uncertified) uncertified = &e;
   }
-  const std::string where = noTable(a, b, k) + " (seq, f32 rne keep, dequant/post bitwise) in index '" + index_->path + "'";
+  const std::string where = noTable(a, b, k) + " " + wanted(mode) + " in index '" + index_->path + "'";
   if (!use && uncertified) {
     // Never read: an entry that is not certified is no table at all.
     entry.second.reason = where + ": " + uncertified->label() + " has status " + uncertified->status;
     return;
   }
   if (!use) {
-    entry.second.reason = where + " (no entry of this configuration); make one with `" + tableCommand(a, b, k) +
-                          "` and pass guards=" + tableFileName(a, b, k);
+    entry.second.reason = where + " (no entry of this configuration); make one with `" + tableCommand(a, b, k, mode) +
+                          "` and pass guards=" + tableFileName(a, b, k, mode);
     return;
   }
   try {
@@ -557,10 +650,26 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
       if (!candidate) return rewriter.notifyMatchFailure(op, "not an MX block dot product");
       return leave(op, rewriter, why);
     }
-    TableLookup t = state.tables->lookup(m->fa, m->fb, m->k);
+    // The floating-point environment: the pass option, the function's LLVM attributes, or
+    // ieee. Only tables certified for that mode decide (never an ieee table under ftz/daz).
+    std::string fnAttr, fnWhy;
+    std::optional<DenormalMode> fnMode = functionDenormalMode(op, fnAttr, fnWhy);
+    if (!fnWhy.empty()) return leave(op, rewriter, fnWhy);
+    if (state.denormal && fnMode && *state.denormal != *fnMode)
+      return leave(op, rewriter,
+                   std::string("the pass option denormal=") + toString(*state.denormal) + " contradicts the function's " +
+                       fnAttr + " (denormal mode " + toString(*fnMode) + ")");
+    const DenormalMode dm = state.denormal ? *state.denormal : fnMode ? *fnMode : DenormalMode::IEEE;
+    const std::string modeNote =
+        std::string(" [denormal mode ") + toString(dm) +
+        (state.denormal ? ": the pass option" + (fnMode ? ", as the function's " + fnAttr : std::string())
+         : fnMode       ? ": the function's " + fnAttr
+                        : ": the default, no option or function attribute") +
+        "]";
+    TableLookup t = state.tables->lookup(m->fa, m->fb, m->k, dm);
     if (!t.table) {
       if (t.error) return fail(op, rewriter, t.reason);
-      return leave(op, rewriter, t.reason);
+      return leave(op, rewriter, t.reason + modeNote);
     }
     LoadedTable &table = *t.table;
     const Guard &guard = table.table.agree;
@@ -599,9 +708,9 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
       int e = xa + xb - 254;
       codes += " (e = " + std::to_string(e) + ")";
       if (!guard.contains(xa, xb))
-        return leave(op, rewriter, codes + " lie outside " + agreeSet + guardText + " of " + tableName);
+        return leave(op, rewriter, codes + " lie outside " + agreeSet + guardText + " of " + tableName + modeNote);
       remark(op, "rewrote dequant to post: " + codes + " lie in " + agreeSet + guardText + " of " +
-                     tableName);
+                     tableName + modeNote);
       rewriter.setInsertionPoint(op);
       Value r = buildPost(rewriter, op.getLoc(), *m, Value(), e);
       replaceAndClean(rewriter, *m, r);
@@ -610,7 +719,7 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
 
     // Runtime guard: post where the codes lie in the agree set, the original ops elsewhere.
     remark(op, "inserted a runtime guard: post where (xa, xb) lies in " + agreeSet + guardText +
-                   " of " + tableName + ", dequant elsewhere");
+                   " of " + tableName + ", dequant elsewhere" + modeNote);
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     Value xaV = codeI32(rewriter, loc, m->sa), xbV = codeI32(rewriter, loc, m->sb);
@@ -705,6 +814,14 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
     }
     MxScalePlacementState state;
     state.mode = mode;
+    if (!denormal.empty()) {
+      state.denormal = parseDenormalMode(denormal);
+      if (!state.denormal) {
+        mlir::emitError(getOperation()->getLoc(), "mx-scale-placement: denormal='")
+            << denormal << "' is not a denormal mode (expected ieee, ftz or daz)";
+        return signalPassFailure();
+      }
+    }
     state.tables = tables.get();
     RewritePatternSet patterns(&getContext());
     populateMxScalePlacementPatterns(patterns, state);
@@ -734,6 +851,13 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
       llvm::cl::desc("Directory caching the certificates the checker accepted, by content hash; 'none': no "
                      "cache (default: $MXCERT_CHECK_CACHE, else $XDG_CACHE_HOME/mxcert/checked, else "
                      "$HOME/.cache/mxcert/checked)"),
+      llvm::cl::init("")};
+  Option<std::string> denormal{
+      *this, "denormal",
+      llvm::cl::desc("The f32 denormal mode the code runs in: ieee (subnormals kept), ftz (results flushed), daz "
+                     "(results flushed and subnormal operands read as zero); only tables certified for that mode "
+                     "(--subnormals keep, ftz, daz) are used (default: the function's denormal_fp_math_f32 / "
+                     "denormal_fp_math attribute or passthrough entry, else ieee)"),
       llvm::cl::init("")};
   Option<bool> allowUncertified{
       *this, "allow-uncertified",

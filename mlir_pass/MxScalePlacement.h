@@ -56,6 +56,35 @@ enum class PlacementMode {
 /// Parses "auto", "static", "runtime", "off".
 std::optional<PlacementMode> parsePlacementMode(const std::string &s);
 
+/// The floating-point environment a block runs in, for its f32 subnormals (the pass option
+/// `denormal`, or the function's LLVM attributes; docs/mlir.md). Each is served only by
+/// tables certified for the model's matching `--subnormals` mode (docs/semantics.md):
+enum class DenormalMode {
+  IEEE, ///< gradual underflow (LLVM "ieee"): tables with subnormals keep
+  FTZ,  ///< results flushed, operands read as they are ("preserve-sign,ieee"): ftz tables
+  DAZ,  ///< results flushed and subnormal operands read as zero ("preserve-sign,preserve-sign"): daz tables
+};
+
+/// Parses "ieee", "ftz", "daz".
+std::optional<DenormalMode> parseDenormalMode(const std::string &s);
+/// "ieee", "ftz", "daz".
+const char *toString(DenormalMode m);
+/// The model's subnormal mode that describes `m`: keep, ftz, daz.
+Subnormals subnormalsOf(DenormalMode m);
+
+/// The denormal mode an LLVM `denormal-fp-math` value ("OUT[,IN]", IN defaulting to OUT)
+/// describes, or nullopt with `why` set for the values mxcert does not model
+/// (positive-zero, dynamic, and DAZ without FTZ: "ieee,preserve-sign").
+std::optional<DenormalMode> denormalModeOfLLVM(const std::string &value, std::string &why);
+
+/// The denormal mode of the function enclosing `op`, from the attributes LLVM honours: the
+/// function's `denormal_fp_math_f32` (else `denormal_fp_math`), as `func.func` and `llvm.func`
+/// carry them, or a `passthrough` entry "denormal-fp-math-f32" (else "denormal-fp-math").
+/// `attr` is set to the attribute that decided ("" when the function has none: then nullopt
+/// and `why` empty); nullopt with `why` set when the attribute names a mode mxcert does not
+/// model or two attributes disagree.
+std::optional<DenormalMode> functionDenormalMode(mlir::Operation *op, std::string &attr, std::string &why);
+
 /// A guard table read from a file, with the file it came from and whether it may be used.
 struct LoadedTable {
   std::string path;        ///< the file the table was read from
@@ -105,12 +134,13 @@ public:
   /// Tables are looked up by configuration in `dir`.
   static std::unique_ptr<GuardTableSource> fromDirectory(const std::string &dir, const TrustOptions &trust);
 
-  /// The table for a block of `k` element pairs of formats `a` and `b` (f32, rne, keep, seq,
-  /// dequant/post, bitwise), or the reason there is none. Tables are read once and cached.
+  /// The table for a block of `k` element pairs of formats `a` and `b` (f32, rne, seq,
+  /// dequant/post, bitwise, subnormals as `mode` requires: never a table of another mode),
+  /// or the reason there is none. Tables are read once and cached.
   /// Only the configuration is compared: nothing is verified yet. Through an index: the
   /// first certified entry (in index order) whose configuration, placements and relation
   /// fit; an entry that fits but is not certified is never read (the reason names it).
-  TableLookup lookup(const ElementFormat &a, const ElementFormat &b, int k);
+  TableLookup lookup(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode);
 
   /// Decides whether `t` may decide rewrites: a certificate must pass the checker
   /// (`mxcert check`, cached by content hash: see TableCheck.h), then its trust is
@@ -121,9 +151,9 @@ public:
   mlir::LogicalResult admit(LoadedTable &t, std::string &error, std::string &warning);
 
   /// The file a directory lookup reads for a block (certs::tableFileName of its configuration).
-  static std::string tableFileName(const ElementFormat &a, const ElementFormat &b, int k);
+  static std::string tableFileName(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode);
   /// The `mxcert table` command that makes the table for a block.
-  static std::string tableCommand(const ElementFormat &a, const ElementFormat &b, int k);
+  static std::string tableCommand(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode);
 
 private:
   explicit GuardTableSource(const TrustOptions &trust) : allowUncertified_(trust.allowUncertified), checker_(trust.check) {}
@@ -137,12 +167,12 @@ private:
   /// Why a table of configuration `c`, placements `lhs`/`rhs` and relation `rel` cannot
   /// serve a block (a, b, k), or "" when it can.
   static std::string mismatch(const ModelConfig &c, Placement lhs, Placement rhs, Relation rel,
-                              const ElementFormat &a, const ElementFormat &b, int k);
-  /// The table for (a, b, k) through the index: fills `entry` (see lookup).
-  void lookupIndex(const ElementFormat &a, const ElementFormat &b, int k,
+                              const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode);
+  /// The table for (a, b, k, mode) through the index: fills `entry` (see lookup).
+  void lookupIndex(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
                    std::pair<std::optional<LoadedTable>, TableLookup> &entry);
-  /// The table for (a, b, k) in the directory: fills `entry` (see lookup).
-  void lookupDirectory(const ElementFormat &a, const ElementFormat &b, int k,
+  /// The table for (a, b, k, mode) in the directory: fills `entry` (see lookup).
+  void lookupDirectory(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
                        std::pair<std::optional<LoadedTable>, TableLookup> &entry);
 
   std::optional<LoadedTable> file_;       ///< the explicit table (guards=FILE), if any
@@ -150,15 +180,17 @@ private:
   std::string dir_;                       ///< the table directory (when neither)
   bool allowUncertified_ = false;         ///< allow-uncertified=true
   TableChecker checker_;                  ///< verifies certificates
-  /// Directory and index lookups already done, by (a, b, k): the table, or the reason there
-  /// is none.
-  std::map<std::tuple<std::string, std::string, int>, std::pair<std::optional<LoadedTable>, TableLookup>>
+  /// Directory and index lookups already done, by (a, b, k, mode): the table, or the reason
+  /// there is none.
+  std::map<std::tuple<std::string, std::string, int, int>, std::pair<std::optional<LoadedTable>, TableLookup>>
       cache_;
 };
 
 /// What the rewrite patterns share with the pass that runs them.
 struct MxScalePlacementState {
   PlacementMode mode = PlacementMode::Auto; ///< the `mode` option
+  /// The `denormal` option (unset: the function's attributes decide, else ieee).
+  std::optional<DenormalMode> denormal;
   GuardTableSource *tables = nullptr;       ///< the guard tables (not owned)
   bool emitRemarks = true;                  ///< report every decision as a remark
   bool hadError = false;                    ///< set when a pattern emitted an error

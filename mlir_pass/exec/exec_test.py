@@ -17,13 +17,21 @@ WORKDIR/check-cache (check-cache=).
 --scale-form writes the block scales as SPEC §8's broadcast scalar, as a broadcast
 vector<1xf8E8M0FNU>, or as i8 bits broadcast and bitcast to f8E8M0FNU (mxexec.scale_lines).
 Every returned bit pattern must equal the model's (two NaNs count as the same bits).
-Exit 0 when there is no mismatch, 1 otherwise.
+--denormal ftz|daz runs every lowering with the thread's f32 subnormals flushed (x86 MXCSR FTZ)
+or also read as zero (FTZ+DAZ), set by @main through exec/fpenv.cpp (--fpenv-lib); the model is
+then `mxcert eval --subnormals ftz|daz`, the pass gets denormal=ftz|daz and uses the committed
+tables certified for that mode. A fourth lowering, "wrong-mode", is the rewrite made with the
+ieee (keep) table, run in the same environment: it must give wrong bits somewhere (the check
+that a rewrite under the wrong denormal mode is caught), and the MXCSR bits printed after the
+last dot product must be the mode's.
+Exit 0 when there is no mismatch, 1 otherwise; 77 (skipped) for --denormal on a non-x86 host.
 """
 
 import argparse
 import concurrent.futures
 import json
 import os
+import platform
 import random
 import sys
 import time
@@ -67,8 +75,8 @@ def canonical(bits):
     return [0x7FC00000 if (x & 0x7F800000) == 0x7F800000 and (x & 0x7FFFFF) else x for x in bits]
 
 
-def table_path(tables, fmt, k):
-    return os.path.join(tables, "%sx%s_f32_rne_keep_k%d_seq_dequant-post_bitwise.json" % (fmt, fmt, k))
+def table_path(tables, fmt, k, subnormals="keep"):
+    return os.path.join(tables, "%sx%s_f32_rne_%s_k%d_seq_dequant-post_bitwise.json" % (fmt, fmt, subnormals, k))
 
 
 def guard_contains(regions, xa, xb):
@@ -79,14 +87,15 @@ def guard_contains(regions, xa, xb):
                for r in regions)
 
 
-def build_vectors(fmt, k, table, all_vectors=False):
+def build_vectors(fmt, k, table, all_vectors=False, denormal="ieee", quick=False):
     """(name, a codes, b codes) for one format and length: the witnesses of the certified table,
     the edge vectors, the element specials of the format, and random vectors. For k > 2 the
     evaluation of the model dominates the test's time, so a few near-duplicates of the edge
     vectors and the second random vector are only used with all_vectors."""
     M, S, one = mx.max_code(fmt), mx.sign_bit(fmt), mx.one_code(fmt)
     extra = all_vectors or k <= 2
-    vs = [("witness%d" % i, list(w["a"]), list(w["b"])) for i, w in enumerate(table.get("witnesses", []))]
+    witnesses = table.get("witnesses", [])[:3 if quick else None]
+    vs = [("witness%d" % i, list(w["a"]), list(w["b"])) for i, w in enumerate(witnesses)]
     vs += [
         ("all-max", [M] * k, [M] * k),
         ("max-times-neg-max", [M] * k, [M | S] * k),
@@ -97,6 +106,8 @@ def build_vectors(fmt, k, table, all_vectors=False):
         ("negative-zeros", [S] * k, [one] * k),
         ("negative-zeros-both", [S] * k, [S] * k),
     ]
+    if quick:
+        vs = [v for v in vs if v[0] not in ("max-times-neg-max", "alternating-signs-mixed", "negative-zeros-both")]
     if extra:
         vs += [
             ("neg-min-subnormal", [1 | S] * k, [1] * k),
@@ -110,6 +121,9 @@ def build_vectors(fmt, k, table, all_vectors=False):
     spec = mx.FORMATS[fmt]["specials"]
     if spec == "nan":
         vs.append(("nan", [0x7F] + [one] * (k - 1), [one] * k))
+    if denormal != "ieee":
+        # All ones: with xa = 0 the dequant factor 2^-127 is subnormal (DAZ reads it as zero).
+        vs.append(("all-one", [one] * k, [one] * k))
     if spec == "ieee":
         vs.append(("inf", [0x7C] + [one] * (k - 1), [M] * k))
         vs.append(("inf-times-zero", [0x7C] + [one] * (k - 1), [0] * k))
@@ -128,13 +142,15 @@ def check_one(args, fmt, k):
     """Runs the three lowerings for one (format, K); returns (counts dict, mismatch lines)."""
     t0 = time.time()
     work = mx.ensure_dir(os.path.join(args.workdir, "k%d" % k))
-    with open(table_path(args.tables, fmt, k)) as f:
+    sub = mx.SUBNORMALS[args.denormal]
+    with open(table_path(args.tables, fmt, k, sub)) as f:
         table = json.load(f)
-    vectors = build_vectors(fmt, k, table, args.all_vectors)
+    vectors = build_vectors(fmt, k, table, args.all_vectors, args.denormal, args.quick)
     pairs = static_pairs(table["agree"])
     src = os.path.join(work, "input.mlir")
     with open(src, "w") as f:
-        f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form))
+        f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form, args.denormal))
+    runner_libs = args.runner_libs + ("," + args.fpenv_lib if args.denormal != "ieee" else "")
     # A compact table claiming every finite pair: the post branch runs wherever it can.
     post_all = os.path.join(work, "post_all.json")
     with open(post_all, "w") as f:
@@ -145,6 +161,8 @@ def check_one(args, fmt, k):
     # The pass verifies the certificate with this mxcert; the cache stays in the work directory.
     trust = "tables-dir=%s checker=%s check-cache=%s" % (args.tables, args.mxcert,
                                                           os.path.join(args.workdir, "check-cache"))
+    if args.denormal != "ieee":
+        trust += " denormal=" + args.denormal
     placement = "--mx-scale-placement=" + trust
     # The rewrite itself: @dot gets a runtime guard, the constant pairs are decided statically.
     rewritten_ir = os.path.join(work, "rewritten.mlir")
@@ -169,39 +187,63 @@ def check_one(args, fmt, k):
                 ("rewritten", [placement, "--mx-to-llvm"], "dequant"),
                 ("post-all", ["--mx-scale-placement=mode=runtime guards=%s allow-uncertified=true %s" % (post_all, trust),
                               "--mx-to-llvm"], "post")]
+    if args.denormal != "ieee":
+        # The rewrite the pass makes when it assumes ieee (the source without the functions'
+        # denormal attributes, so the keep table), then given the attributes and lowered like
+        # the others: it runs in the same environment.
+        ieee_trust = "tables-dir=%s checker=%s check-cache=%s" % (args.tables, args.mxcert,
+                                                                 os.path.join(args.workdir, "check-cache"))
+        plain = os.path.join(work, "input-ieee.mlir")
+        with open(plain, "w") as f:
+            f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form,
+                                     args.denormal, attrs=False))
+        wrong_ir = os.path.join(work, "wrong-mode.mlir")
+        mx.lower(args.mxcert_opt, plain, wrong_ir, ["--mx-scale-placement=" + ieee_trust])
+        with open(wrong_ir) as f:
+            text = mx.with_denormal_attrs(f.read(), args.denormal)
+        with open(wrong_ir, "w") as f:
+            f.write(text)
+        variants.append(("wrong-mode", ["--mx-to-llvm"], "dequant", wrong_ir))
+    want_memrefs = 2 * len(vectors) + (1 if args.denormal != "ieee" else 0)
     results = {}
-    for name, passes, _ in variants:
+    for name, passes, _, *source in variants:
         ll = os.path.join(work, name + ".ll.mlir")
-        mx.lower(args.mxcert_opt, src, ll, passes)
-        results[name] = mx.jit(args.mlir_runner, args.runner_libs, ll, args.opt)
-        if len(results[name]) != 2 * len(vectors):
-            problems.append("%s: expected %d printed memrefs, got %d" % (name, 2 * len(vectors), len(results[name])))
+        mx.lower(args.mxcert_opt, source[0] if source else src, ll, passes)
+        results[name] = mx.jit(args.mlir_runner, runner_libs, ll, args.opt)
+        if len(results[name]) != want_memrefs:
+            problems.append("%s: expected %d printed memrefs, got %d" % (name, want_memrefs, len(results[name])))
             return None, problems
+        if args.denormal != "ieee" and results[name][-1] != [mx.DENORMAL_MODES[args.denormal][1]]:
+            problems.append("%s: the MXCSR denormal bits after the run are %s, expected 0x%X (%s)" % (
+                name, results[name][-1], mx.DENORMAL_MODES[args.denormal][1], args.denormal))
 
     t_jit = time.time() - t0
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        models = list(ex.map(lambda v: mx.model_bits(args.mxcert, fmt, fmt, k, v[1], v[2]), vectors))
+        models = list(ex.map(lambda v: mx.model_bits(args.mxcert, fmt, fmt, k, v[1], v[2], subnormals=sub), vectors))
 
     t_model = time.time() - t0 - t_jit
-    counts = {name: 0 for name, _, _ in variants}
-    static_counts = {name: 0 for name, _, _ in variants}
+    counts = {v[0]: 0 for v in variants}
+    static_counts = {v[0]: 0 for v in variants}
     for vi, (vname, a, b) in enumerate(vectors):
-        for name, _, placement in variants:
+        for name, _, placement, *_ in variants:
             ref = canonical(models[vi][placement])
             got, got_s = canonical(results[name][2 * vi]), canonical(results[name][2 * vi + 1])
             if got != ref:
                 for idx in range(mx.NUM_PAIRS):
                     if got[idx] != ref[idx]:
                         counts[name] += 1
-                        if len(problems) < 40:
+                        if len(problems) < 40 and name != "wrong-mode":
                             problems.append("%s k=%d %s vector %s: xa=%d xb=%d got 0x%08X, %s gives 0x%08X" % (
                                 fmt, k, name, vname, idx >> 8, idx & 255, got[idx], placement, ref[idx]))
             for j, (xa, xb) in enumerate(pairs):
                 if got_s[j] != ref[xa * 256 + xb]:
                     static_counts[name] += 1
-                    if len(problems) < 40:
+                    if len(problems) < 40 and name != "wrong-mode":
                         problems.append("%s k=%d %s constant scales vector %s: xa=%d xb=%d got 0x%08X, %s gives 0x%08X" % (
                             fmt, k, name, vname, xa, xb, got_s[j], placement, ref[xa * 256 + xb]))
+    if "wrong-mode" in counts and counts["wrong-mode"] + static_counts["wrong-mode"] == 0:
+        problems.append("the rewrite with the ieee table gave the %s model's bits everywhere: this run "
+                        "would not catch a rewrite under the wrong denormal mode" % args.denormal)
     summary = dict(vectors=len(vectors), pairs=mx.NUM_PAIRS, static_pairs=len(pairs), static_rewritten=n_rewrote,
                    mismatches=counts, static_mismatches=static_counts,
                    agree=table["agree"], seconds=dict(lower_and_jit=round(t_jit, 1), model=round(t_model, 1),
@@ -226,8 +268,20 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--all-vectors", action="store_true",
                     help="for k > 2 too, use every vector (slower; ctest uses the default set)")
+    ap.add_argument("--quick", action="store_true",
+                    help="fewer vectors: the first 3 witnesses, all-max, all-min-subnormal, alternating "
+                         "signs, negative zeros, all-one, one random vector and the format's specials")
     ap.add_argument("--json", help="write the summary here (default: WORKDIR/summary.json)")
+    ap.add_argument("--denormal", default="ieee", choices=sorted(mx.DENORMAL_MODES),
+                    help="the f32 denormal environment the code runs in (x86 MXCSR; needs --fpenv-lib)")
+    ap.add_argument("--fpenv-lib", help="the shared library of exec/fpenv.cpp (for --denormal ftz|daz)")
     args = ap.parse_args()
+    if args.denormal != "ieee":
+        if platform.machine().lower() not in ("x86_64", "amd64"):
+            print("SKIP: --denormal %s sets the x86 MXCSR; this host is %s" % (args.denormal, platform.machine()))
+            return 77
+        if not args.fpenv_lib:
+            ap.error("--denormal %s needs --fpenv-lib" % args.denormal)
     mx.ensure_dir(args.workdir)
     failed = False
     all_summaries = {}
@@ -240,11 +294,13 @@ def main():
         if summary:
             all_summaries["k%d" % k] = summary
             m, s = summary["mismatches"], summary["static_mismatches"]
-            print("%s k=%d, scales as %s: %d vectors x %d code pairs (+ %d constant-scale pairs, %d rewritten statically); "
+            wrong = (", the ieee table's rewrite (must differ) %d + %d constant" % (m["wrong-mode"], s["wrong-mode"])
+                     if "wrong-mode" in m else "")
+            print("%s k=%d, scales as %s, denormal mode %s: %d vectors x %d code pairs (+ %d constant-scale pairs, %d rewritten statically); "
                   "mismatches: original %d, rewritten %d, post-all %d; constant scales: original %d, rewritten %d, "
-                  "post-all %d (%.0f s: lower+JIT %.0f, model %.0f)" % (args.format, k, args.scale_form, summary["vectors"], summary["pairs"], summary["static_pairs"],
+                  "post-all %d%s (%.0f s: lower+JIT %.0f, model %.0f)" % (args.format, k, args.scale_form, args.denormal, summary["vectors"], summary["pairs"], summary["static_pairs"],
                                    summary["static_rewritten"], m["original"], m["rewritten"], m["post-all"],
-                                   s["original"], s["rewritten"], s["post-all"],
+                                   s["original"], s["rewritten"], s["post-all"], wrong,
                                    summary["seconds"]["total"], summary["seconds"]["lower_and_jit"],
                                    summary["seconds"]["model"]))
     with open(args.json or os.path.join(args.workdir, "summary.json"), "w") as f:

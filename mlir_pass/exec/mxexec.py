@@ -133,14 +133,50 @@ def element_vector(var, fmt, codes):
     return lines
 
 
-def driver_module(fmt_a, fmt_b, k, vectors, static_pairs, scale_form="scalar"):
+# The f32 denormal environments of the execution tests: the mode number that
+# mxcert_set_denormal_mode (exec/fpenv.cpp) takes, and the MXCSR bits (FTZ 0x8000, DAZ 0x40) it sets.
+DENORMAL_MODES = {"ieee": (0, 0x0), "ftz": (1, 0x8000), "daz": (2, 0x8040)}
+# The model's --subnormals mode of each environment (docs/semantics.md).
+SUBNORMALS = {"ieee": "keep", "ftz": "ftz", "daz": "daz"}
+# LLVM's denormal-fp-math value ("OUT,IN") of each environment.
+LLVM_DENORMAL = {"ieee": "ieee,ieee", "ftz": "preserve-sign,ieee", "daz": "preserve-sign,preserve-sign"}
+
+_FUNC_RE = re.compile(r"^(\s*func\.func @[^\n]*?) \{$", re.M)
+
+
+def with_denormal_attrs(text, denormal):
+    """The module text with `denormal_fp_math_f32` set on every defined func.func (func-to-llvm
+    keeps it; LLVM then folds constants as that environment computes: without it, LLVM folds
+    a subnormal constant product as IEEE, which FTZ code would have flushed), and a passthrough
+    "noinline" on every function but @main: LLVM may fold x * 1.0 to x even where FTZ would
+    flush the product (its denormal modes let an optimization skip a flush), so the element
+    vectors, constants in @main, must not reach the dot products' code as constants. A kernel
+    that loads its elements from memory is in the same position."""
+    value = LLVM_DENORMAL[denormal]
+
+    def add(m):
+        head = m.group(1)
+        if " attributes {" in head:
+            raise ValueError("function already has attributes: " + head)
+        extra = "" if "@main(" in head else ", passthrough = [\"noinline\"]"
+        return '%s attributes {denormal_fp_math_f32 = "%s"%s} {' % (head, value, extra)
+    return _FUNC_RE.sub(add, text)
+
+
+def driver_module(fmt_a, fmt_b, k, vectors, static_pairs, scale_form="scalar", denormal="ieee", attrs=True):
     """A module with @dot (variable scales), one @dot_s<j> per constant pair of static_pairs,
     and @main: for every vector, all 65536 code pairs through @dot, then every @dot_s<j>; each
     result's bits are printed with printMemrefI32 (two memrefs per vector). scale_form: how
-    the dot products write their block scales (scale_lines)."""
+    the dot products write their block scales (scale_lines). denormal other than "ieee": @main
+    first sets that environment (exec/fpenv.cpp, loaded with -shared-libs) and finally prints
+    one more memref holding the MXCSR denormal bits in effect after the last dot product; with
+    attrs, every function also says so to LLVM (with_denormal_attrs)."""
     ta, tb = FORMATS[fmt_a]["mlir"], FORMATS[fmt_b]["mlir"]
     va, vb = "vector<%dx%s>" % (k, ta), "vector<%dx%s>" % (k, tb)
     out = ["func.func private @printMemrefI32(memref<*xi32>)", dot_function("dot", fmt_a, fmt_b, k, scale_form=scale_form)]
+    if denormal != "ieee":
+        out.insert(1, "func.func private @mxcert_set_denormal_mode(i32) -> i32\n"
+                      "func.func private @mxcert_denormal_bits() -> i32")
     for j, p in enumerate(static_pairs):
         out.append(dot_function("dot_s%d" % j, fmt_a, fmt_b, k, scales=p, scale_form=scale_form))
     # @run_all: every code pair through @dot.
@@ -178,6 +214,9 @@ def driver_module(fmt_a, fmt_b, k, vectors, static_pairs, scale_form="scalar"):
             "  %%sbuf = memref.alloc() : memref<%dxi32>" % ns,
             "  %%ubuf = memref.cast %%buf : memref<%dxi32> to memref<*xi32>" % NUM_PAIRS,
             "  %%usbuf = memref.cast %%sbuf : memref<%dxi32> to memref<*xi32>" % ns]
+    if denormal != "ieee":
+        main += ["  %%dmode = arith.constant %d : i32" % DENORMAL_MODES[denormal][0],
+                 "  %set = func.call @mxcert_set_denormal_mode(%dmode) : (i32) -> i32"]
     for v, (a, b) in enumerate(vectors):
         main += [line[2:] for line in element_vector("a%d" % v, fmt_a, a)]
         main += [line[2:] for line in element_vector("b%d" % v, fmt_b, b)]
@@ -185,10 +224,19 @@ def driver_module(fmt_a, fmt_b, k, vectors, static_pairs, scale_form="scalar"):
         main.append("  func.call @printMemrefI32(%ubuf) : (memref<*xi32>) -> ()")
         main.append("  func.call @run_static(%%a%d, %%b%d, %%sbuf) : (%s, %s, memref<%dxi32>) -> ()" % (v, v, va, vb, ns))
         main.append("  func.call @printMemrefI32(%usbuf) : (memref<*xi32>) -> ()")
+    if denormal != "ieee":
+        main += ["  %dbits = func.call @mxcert_denormal_bits() : () -> i32",
+                 "  %dbuf = memref.alloc() : memref<1xi32>",
+                 "  %dc0 = arith.constant 0 : index",
+                 "  memref.store %dbits, %dbuf[%dc0] : memref<1xi32>",
+                 "  %udbuf = memref.cast %dbuf : memref<1xi32> to memref<*xi32>",
+                 "  func.call @printMemrefI32(%udbuf) : (memref<*xi32>) -> ()",
+                 "  memref.dealloc %dbuf : memref<1xi32>"]
     main += ["  memref.dealloc %%buf : memref<%dxi32>" % NUM_PAIRS, "  memref.dealloc %%sbuf : memref<%dxi32>" % ns,
              "  return", "}"]
     out.append("\n".join(main))
-    return "\n\n".join(out) + "\n"
+    text = "\n\n".join(out) + "\n"
+    return with_denormal_attrs(text, denormal) if denormal != "ieee" and attrs else text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,9 +262,9 @@ def jit(mlir_runner, runner_libs, module, opt="-O2"):
 _EVAL_RE = re.compile(r"^xa=(\d+) xb=(\d+) e=\S+ (.*)$")
 
 
-def model_bits(mxcert, fmt_a, fmt_b, k, a, b, placements=("dequant", "post")):
+def model_bits(mxcert, fmt_a, fmt_b, k, a, b, placements=("dequant", "post"), subnormals="keep"):
     """`mxcert eval` over all 65536 code pairs: {placement: [bits at index xa * 256 + xb]}."""
-    cmd = [mxcert, "eval", "--a", fmt_a, "--b", fmt_b, "--acc", "f32", "--k", str(k), "--tree", "seq",
+    cmd = [mxcert, "eval", "--a", fmt_a, "--b", fmt_b, "--acc", "f32", "--subnormals", subnormals, "--k", str(k), "--tree", "seq",
            "--xa", "all", "--xb", "all", "--a-vals", ",".join("0x%x" % c for c in a),
            "--b-vals", ",".join("0x%x" % c for c in b), "--placements", ",".join(placements)]
     res = {p: [None] * NUM_PAIRS for p in placements}
