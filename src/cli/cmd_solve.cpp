@@ -222,7 +222,7 @@ int proveRegion(const engine::PairQuery &q, const Region &r, smt::Backend &b, do
     return kOk;
   }
   if (rc.verdict == smt::Verdict::Sat) {
-    cex = engine::Witness{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb)};
+    cex = engine::Witness{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb), {}};
     records.push_back({{"region", certs::regionToJson(r)}, {"verdict", "sat"}});
     return kRefuted;
   }

@@ -25,7 +25,7 @@ PairQuery query(const std::string &fmt, int k, const std::string &tree, Placemen
                 const std::string &acc = "f32") {
   PairQuery q{ModelConfig{*findElementFormat(fmt), *findElementFormat(fmt), AccSpec{*findAccFormat(acc)},
                           Tree::parse(tree, k)},
-              l, r, rel};
+              l, r, rel, nullptr, false, {}};
   q.obligations = true;
   return q;
 }

@@ -31,7 +31,7 @@ PairQuery query(const std::string &fmt, int k, const std::string &tree, Placemen
                 const std::string &acc = "f32") {
   return PairQuery{ModelConfig{*findElementFormat(fmt), *findElementFormat(fmt), AccSpec{*findAccFormat(acc)},
                                Tree::parse(tree, k)},
-                   l, r, rel};
+                   l, r, rel, nullptr, false, {}};
 }
 
 std::string name(const PairQuery &q) {
@@ -218,12 +218,15 @@ TEST_CASE("QF_LIA and QF_FP agree on every query QF_FP finishes", "[solver][fp]"
   // QF_FP proves almost nothing at k = 2 within a test-sized cap (in-guard queries take a
   // minute or more, see docs/benchmarks.md): the satisfiable boundary queries at k = 2 and
   // the unsatisfiable ones at k = 1 (and in the all-zero region of the value relation) are
-  // the ones it finishes, so those are compared.
+  // the ones it finishes, so those are compared. Z3 finishes each of them in 0.4-5 s here;
+  // cvc5 is asked only where it finished within 3 s (measured on the 2-core machine: it ran
+  // past 10 s on the other seven, which only cost the test time).
   const double cap = 10;
   int finished = 0, compared = 0;
   struct Case {
     PairQuery q;
     Region r;
+    bool cvc5 = true;  ///< also ask cvc5's QF_FP
   };
   std::vector<Case> cases;
   auto eRegion = [](int lo, int hi) {
@@ -239,26 +242,27 @@ TEST_CASE("QF_LIA and QF_FP agree on every query QF_FP finishes", "[solver][fp]"
     return r;
   };
   PairQuery pp = query("e2m1", 2, "seq", Placement::Pre, Placement::Post, Relation::Bitwise);
-  for (int e : {-200, -148, 123}) cases.push_back({pp, eRegion(e, e)});
+  for (int e : {-200, -148, 123}) cases.push_back({pp, eRegion(e, e), e != 123});
   PairQuery pv = query("e2m1", 2, "seq", Placement::Pre, Placement::Post, Relation::Value);
-  for (int e : {-200, -156, -148}) cases.push_back({pv, eRegion(e, e)});
+  for (int e : {-200, -156, -148}) cases.push_back({pv, eRegion(e, e), false});
   PairQuery dq = query("e2m1", 2, "seq", Placement::Dequant, Placement::Post, Relation::Bitwise);
-  for (auto [xa, xb] : {std::pair{253, 100}, {0, 107}}) cases.push_back({dq, pair(xa, xb)});
+  cases.push_back({dq, pair(253, 100)});  // (in-guard pairs such as (0, 107): neither finishes)
   PairQuery p2 = query("e2m1", 2, "seq", Placement::Post2, Placement::Post, Relation::Bitwise);
-  cases.push_back({p2, pair(249, 120)});
+  cases.push_back({p2, pair(249, 120), false});
   PairQuery rtz = query("e2m1", 2, "seq", Placement::Pre, Placement::Post, Relation::Bitwise);
   rtz.cfg.acc.rounding = Rounding::RTZ;
-  for (int e : {-148, 124}) cases.push_back({rtz, eRegion(e, e)});
+  for (int e : {-148, 124}) cases.push_back({rtz, eRegion(e, e), e != 124});
   PairQuery p1 = query("e2m1", 1, "seq", Placement::Pre, Placement::Post, Relation::Bitwise);
   for (int e : {-200, -148, 0, 200}) cases.push_back({p1, eRegion(e, e)});
   PairQuery d1 = query("e2m1", 1, "seq", Placement::Dequant, Placement::Post, Relation::Bitwise);
   for (auto [xa, xb] : {std::pair{0, 107}, {127, 127}, {253, 100}}) cases.push_back({d1, pair(xa, xb)});
   auto cvc5 = smt::makeBackend("cvc5");
   for (const Case &c : cases) {
-    smt::Query sq{c.q.cfg, c.q.lhs, c.q.rhs, c.q.rel, c.r, {}};
+    smt::Query sq{c.q.cfg, c.q.lhs, c.q.rhs, c.q.rel, c.r, {}, nullptr, false, {}, {}, {}};
     smt::CheckResult lia = cvc5->check(smt::LiaEncoding(sq).store(), 300);
     REQUIRE(lia.verdict != smt::Verdict::Unknown);
     for (const char *solver : {"z3", "cvc5"}) {
+      if (std::string(solver) == "cvc5" && !c.cvc5) continue;
       smt::CheckResult fp = smt::solveText(solver, smt::fpQuery(sq), cap);
       if (fp.verdict == smt::Verdict::Unknown) continue;
       ++finished;
@@ -320,7 +324,7 @@ TEST_CASE("proof records regenerate to the same query text", "[solver]") {
   REQUIRE(r.complete());
   REQUIRE(!r.proofs.empty());
   for (const auto &p : r.proofs) {
-    smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, p.region, {}};
+    smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, p.region, {}, nullptr, false, {}, {}, {}};
     std::string text = smt::LiaEncoding(sq).smtlib2();
     REQUIRE(text == p.smt2);
     REQUIRE(certs::sha256Hex(text) == p.sha256);
