@@ -1,15 +1,18 @@
 // mlir_pass/MxScalePlacement.cpp — matcher, guard lookup, compile-time decision, runtime
 // guard emission and the `post` computation of the `--mx-scale-placement` pass.
 //
-// The math (SPEC §3, §5; rnd = f32 rounding to nearest even with subnormals kept):
+// The math (SPEC §3, §5; rnd = f32 rounding to nearest even, subnormals as the denormal mode
+// says: kept, or flushed (ftz, daz; docs/semantics.md), each mode served by its own tables):
 //   dequant (the matched IR):  R = Seq_i rnd(rnd(2^sa a_i) * rnd(2^sb b_i))
 //   post    (what we emit):    R = rnd(2^e * Seq_i rnd(a_i * b_i)),  e = xa + xb - 254
 // where Seq is the ordered sum ((t_0 + t_1) + t_2) + ... rounding after every addition.
 // Elements of every MX format extend exactly to f32 and their products are exact in f32, so
 // p_i = rnd(a_i b_i) is one `arith.mulf` of the extended elements. The final scaling is ONE
-// rounding even where 2^e is not an f32 (|e| <= 254): D is extended to f64 (exact), multiplied
-// by 2^e built exactly as an f64 (the product is exact: 24 significant bits, exponent within
-// [-149 - 254, 128 + 254], well inside f64), and truncated to f32 (the only rounding).
+// rounding: where every e the code meets has 2^e an f32 the hardware reads as it is (e in
+// [-149, 127]; [-126, 127] under daz) it is one f32 multiply D * 2^e of exact f32 values;
+// otherwise (|e| <= 254) D is extended to f64 (exact), multiplied by 2^e built exactly as an
+// f64 (the product is exact: 24 significant bits, exponent within [-149 - 254, 128 + 254],
+// well inside f64), and truncated to f32 (the only rounding).
 // The guard compares the integer codes (never floats): the scale f8E8M0FNU is bitcast to i8
 // and zero-extended, e is computed in i32, and each region is a conjunction of inclusive
 // integer ranges on xa, xb, e; code 255 (NaN) is never inside (both placements give NaN there,
@@ -36,6 +39,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 
@@ -602,14 +607,99 @@ Value buildGuardCondition(OpBuilder &b, Location loc, const Guard &g, Value xa, 
   return any;
 }
 
+/// How the post placement scales: 2^e as an f32 (one f32 multiply) where every e it meets
+/// allows that, else as an f64.
+enum class PostScaling { F32, F32WithSubnormalPow2, F64 };
+
+/// The smallest e for which 2^e may be an f32 operand in denormal mode `dm`: -149 (2^e is
+/// then an f32 subnormal, exact), but -126 under daz, which would read a subnormal operand as
+/// zero. The largest is 127 (2^128 is no f32).
+int lowestF32Pow2(DenormalMode dm) { return dm == DenormalMode::DAZ ? -126 : -149; }
+
+/// The scaling for the e values in [eLo, eHi] (docs/mlir.md, "The math"): rnd(2^e D) is ONE
+/// f32 multiply of the exact f32 values D and 2^e when 2^e is an f32 value the hardware reads
+/// as it is (e in [lowestF32Pow2(dm), 127]); otherwise the f64 route.
+PostScaling postScaling(int eLo, int eHi, DenormalMode dm) {
+  if (eLo < lowestF32Pow2(dm) || eHi > 127) return PostScaling::F64;
+  return eLo < -126 ? PostScaling::F32WithSubnormalPow2 : PostScaling::F32;
+}
+
+/// The smallest and largest e of the code pairs in `g` (each region's e range tightened by its
+/// xa and xb ranges).
+std::pair<int, int> eRange(const Guard &g) {
+  int lo = 255, hi = -255;
+  for (const Region &r : g.regions) {
+    lo = std::min(lo, std::max(r.e.lo, r.xa.lo + r.xb.lo - 254));
+    hi = std::max(hi, std::min(r.e.hi, r.xa.hi + r.xb.hi - 254));
+  }
+  return {lo, hi};
+}
+
+/// Under ftz and daz the model rounds and then flushes a result below 2^-126; x86 (like any
+/// hardware that detects tininess before rounding) also flushes an exact result just below
+/// 2^-126 that rounds up to 2^-126. Both placements meet no exact value below 2^-126 at all
+/// where every dequantized element 2^sa a_i, 2^sb b_i and every product grid 2^(e + qa + qb)
+/// is at least 2^-126 (products and sums are multiples of those grids). Returns why some
+/// region of `g` is not such a set, or "" when all are (docs/mlir.md, "Denormal mode").
+std::string tinyValuesInside(const Guard &g, const ElementFormat &fa, const ElementFormat &fb) {
+  const int emin = -126, qa = fa.quantumExp(), qb = fb.quantumExp();
+  for (const Region &r : g.regions) {
+    const int eLo = std::max(r.e.lo, r.xa.lo + r.xb.lo - 254);
+    if (r.xa.lo - 127 + qa < emin || r.xb.lo - 127 + qb < emin || eLo + qa + qb < emin)
+      return "the agree region {" + r.str() +
+             "} reaches values below 2^-126, where hardware that detects tininess before rounding (x86) "
+             "flushes results that the model's ftz keeps";
+  }
+  return "";
+}
+
 /// The post placement: R = rnd_f32(2^e * D), D = Seq_i rnd_f32(a_i * b_i). `e` is an i32
-/// value, or `eConst` when the codes are constants.
-Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, std::optional<int> eConst) {
+/// value, or `eConst` when the codes are constants. `scaling` (postScaling of the e values
+/// this code can meet) says whether 2^e is an f32 (normal only, or also subnormal) or an f64.
+Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, std::optional<int> eConst,
+                PostScaling scaling) {
   auto vf32 = VectorType::get({m.k}, b.getF32Type());
   Value a32 = arith::ExtFOp::create(b, loc, vf32, m.a, arith::FastMathFlagsAttr());  // exact
   Value b32 = arith::ExtFOp::create(b, loc, vf32, m.b, arith::FastMathFlagsAttr());  // exact
   Value p = arith::MulFOp::create(b, loc, a32, b32);  // exact: products of MX elements fit f32
   Value d = vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, p);  // ordered: seq
+  if (scaling != PostScaling::F64) {
+    Type i32 = b.getI32Type();
+    auto cst = [&](int v) { return arith::ConstantIntOp::create(b, loc, i32, int64_t(v)); };
+    Value pow2;
+    if (eConst) {
+      pow2 = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(std::ldexp(1.0f, *eConst)));  // exact
+    } else {
+      // (One op per statement: the emitted order is fixed.)
+      // Normal 2^e: biased exponent e + 127 (1..254), mantissa 0.
+      Value eN = e;
+      if (scaling == PostScaling::F32WithSubnormalPow2) {
+        Value lowest = cst(-126);
+        eN = arith::MaxSIOp::create(b, loc, e, lowest);
+      }
+      Value bias = cst(127);
+      Value biased = arith::AddIOp::create(b, loc, eN, bias);
+      Value mantissaBits = cst(23);
+      Value bits = arith::ShLIOp::create(b, loc, biased, mantissaBits);
+      if (scaling == PostScaling::F32WithSubnormalPow2) {
+        // Subnormal 2^e (e in -149..-127): the single mantissa bit 1 << (e + 149); the shift
+        // is clamped to 0..22 so that it is defined for every e.
+        Value c149 = cst(149);
+        Value up = arith::AddIOp::create(b, loc, e, c149);
+        Value c0 = cst(0);
+        Value nonneg = arith::MaxSIOp::create(b, loc, up, c0);
+        Value c22 = cst(22);
+        Value sh = arith::MinSIOp::create(b, loc, nonneg, c22);
+        Value one = cst(1);
+        Value sub = arith::ShLIOp::create(b, loc, one, sh);
+        Value lowestNormal = cst(-126);
+        Value normal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, e, lowestNormal);
+        bits = arith::SelectOp::create(b, loc, normal, bits, sub);
+      }
+      pow2 = arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
+    }
+    return arith::MulFOp::create(b, loc, d, pow2);  // the one rounding: both factors are exact f32
+  }
   Value d64 = arith::ExtFOp::create(b, loc, b.getF64Type(), d, arith::FastMathFlagsAttr());  // exact
   Value pow2;
   if (eConst) {
@@ -679,6 +769,9 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
       return leave(op, rewriter,
                    "the agree set of " + tableName + (table.compact ? " (uncertified compact table)" : "") +
                        " is empty");
+    if (dm != DenormalMode::IEEE)
+      if (std::string tiny = tinyValuesInside(guard, m->fa, m->fb); !tiny.empty())
+        return leave(op, rewriter, tiny + " (" + tableName + ")" + modeNote);
     bool constant = m->sa.code && m->sb.code;
     if (state.mode == PlacementMode::Static && !constant)
       return leave(op, rewriter, "mode=static and the scale codes are not compile-time constants");
@@ -712,7 +805,7 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
       remark(op, "rewrote dequant to post: " + codes + " lie in " + agreeSet + guardText + " of " +
                      tableName + modeNote);
       rewriter.setInsertionPoint(op);
-      Value r = buildPost(rewriter, op.getLoc(), *m, Value(), e);
+      Value r = buildPost(rewriter, op.getLoc(), *m, Value(), e, postScaling(e, e, dm));
       replaceAndClean(rewriter, *m, r);
       return success();
     }
@@ -727,10 +820,12 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
                                     arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 254));
     Value cond = buildGuardCondition(rewriter, loc, guard, xaV, xbV, e);
     const MxBlock &blk = *m;
+    const auto [eLo, eHi] = eRange(guard);
+    const PostScaling scaling = postScaling(eLo, eHi, dm);
     auto ifOp = scf::IfOp::create(
         rewriter, loc, cond,
         [&](OpBuilder &b, Location l) {
-          scf::YieldOp::create(b, l, buildPost(b, l, blk, e, std::nullopt));
+          scf::YieldOp::create(b, l, buildPost(b, l, blk, e, std::nullopt, scaling));
         },
         [&](OpBuilder &b, Location l) {
           IRMapping map;
@@ -741,6 +836,7 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
           scf::YieldOp::create(b, l, red->getResult(0));
         });
     ifOp->setAttr(kGuardAttrName, rewriter.getStringAttr(guard.str()));
+    ifOp->setAttr(kPostAttrName, rewriter.getStringAttr(scaling == PostScaling::F64 ? "f64" : "f32"));
     replaceAndClean(rewriter, *m, ifOp.getResult(0));
     return success();
   }

@@ -11,13 +11,17 @@
 //
 // (a scale may also be a broadcast `vector<1xf8E8M0FNU>`, i8 bits broadcast and bitcast to
 // f8E8M0FNU, or a splat constant: one 8-bit code per block, docs/mlir.md),
-// whose meaning is the `dequant` placement over the `seq` tree in f32, rne, subnormals kept:
+// whose meaning is the `dequant` placement over the `seq` tree in f32, rne, with subnormals as
+// the denormal mode says (the option `denormal`, or the function's LLVM attribute; kept by
+// default):
 //   A_i = rnd(2^sa a_i), B_i = rnd(2^sb b_i), R = ((A_0 B_0 + A_1 B_1) + A_2 B_2) + ...
 // (every product and every sum rounded once), with sa = xa - 127, sb = xb - 127 for the scale
 // codes xa, xb. It rewrites them to the `post` placement over the same leaves,
 //   D = ((p_0 + p_1) + p_2) + ...,  p_i = rnd(a_i b_i),   R = rnd(2^e D),  e = xa + xb - 254,
-// wherever a certified guard table (certs/) says that the two placements give the same bits:
-// at compile time when both scales are constants, otherwise behind an `scf.if` whose condition
+// (2^e D as one f32 multiply where every e it meets allows that, else through f64),
+// wherever a certified guard table (certs/) of that denormal mode says that the two
+// placements give the same bits: at compile time when both scales are constants, otherwise
+// behind an `scf.if` whose condition
 // compares the integer scale codes with the guard's regions (post inside, the original
 // computation outside). Everything else is left unchanged with a remark naming the reason.
 // A table decides only after it is admitted: a certificate must pass the independent checker
@@ -212,5 +216,8 @@ void registerMxScalePlacementPass();
 
 /// The discardable attribute on the `scf.if` of a runtime guard: the guard, as text.
 constexpr const char *kGuardAttrName = "mxcert.guard";
+/// The discardable attribute on the `scf.if` of a runtime guard: "f32" when the post branch
+/// scales by 2^e with one f32 multiply (every e of the agree set allows it), "f64" otherwise.
+constexpr const char *kPostAttrName = "mxcert.post";
 
 }  // namespace mxcert::mlir_pass

@@ -15,7 +15,7 @@
 //
 // ANY: remark: mx-scale-placement: inserted a runtime guard: post where (xa, xb) lies in the certified agree set {xa:0..252,xb:0..252,e:-147..121} of any{{2?}}.json, dequant elsewhere
 // ANY: scf.if
-// ANY: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..121"}
+// ANY: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..121", mxcert.post = "f32"}
 // VALUE: does not fit this block: the table is for e2m1 x e2m1, k = 4, tree any, f32 rne keep, dequant/post value; the IR needs e2m1 x e2m1, k = 4, tree seq
 // VALUE-NOT: scf.if
 func.func @e2m1_k4(%a: vector<4xf4E2M1FN>, %b: vector<4xf4E2M1FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {

@@ -11,7 +11,7 @@
 // NARROW-DAG: arith.constant 150 : i32
 // NARROW-DAG: arith.constant -20 : i32
 // NARROW-DAG: arith.constant 20 : i32
-// NARROW: } {mxcert.guard = "xa:100..150,xb:100..150,e:-20..20"}
+// NARROW: } {mxcert.guard = "xa:100..150,xb:100..150,e:-20..20", mxcert.post = "f32"}
 //
 // Two regions: the condition is the OR of one conjunction per region.
 // RUN: mxcert-opt %s --mx-scale-placement="guards=%inputs/e2m1_k2_two_regions.json allow-uncertified=true" 2>&1 | FileCheck %s --check-prefix=TWO
@@ -27,7 +27,7 @@
 // TWO-NEXT: arith.cmpi sge, %[[XA]], %[[C127]] : i32
 // TWO: %[[ANY:.+]] = arith.ori %[[R0]], %{{.+}} : i1
 // TWO-NEXT: scf.if %[[ANY]]
-// TWO: } {mxcert.guard = "xa:0..126,xb:0..254,e:-147..-10|xa:127..252,xb:0..252,e:0..122"}
+// TWO: } {mxcert.guard = "xa:0..126,xb:0..254,e:-147..-10|xa:127..252,xb:0..252,e:0..122", mxcert.post = "f32"}
 //
 // The placements may be listed in either order.
 // RUN: mxcert-opt %s --mx-scale-placement="guards=%inputs/e2m1_k2_post_dequant.json allow-uncertified=true" 2>&1 | FileCheck %s --check-prefix=SWAPPED

@@ -22,7 +22,7 @@
 // CHECK: remark: mx-scale-placement: left unchanged: no certified table for e2m1 x e2m1, k = 4 (seq, f32 rne keep, dequant/post bitwise) in index '{{.*}}index.json' (no entry of this configuration); make one with `mxcert table --a e2m1 --b e2m1 --acc f32 --k 4 --tree seq --lhs dequant --rhs post --relation bitwise -o e2m1xe2m1_f32_rne_keep_k4_seq_dequant-post_bitwise.json` and pass guards=e2m1xe2m1_f32_rne_keep_k4_seq_dequant-post_bitwise.json
 // CHECK-LABEL: func.func @e2m1_k2(
 // CHECK: scf.if
-// CHECK: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..122"}
+// CHECK: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..122", mxcert.post = "f32"}
 // CHECK-LABEL: func.func @e4m3_k32_unknown(
 // CHECK-NOT: scf.if
 // CHECK: vector.reduction <add>

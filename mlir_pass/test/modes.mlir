@@ -9,10 +9,11 @@
 // RUNTIME: %[[XA:.+]] = arith.constant 127 : i32
 // RUNTIME: %[[XB:.+]] = arith.constant 128 : i32
 // RUNTIME: scf.if
-// RUNTIME: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..122"}
+// RUNTIME: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..122", mxcert.post = "f32"}
 // STATIC-LABEL: func.func @constant_codes(
 // STATIC-NOT: scf.if
-// STATIC: arith.truncf {{.*}} : f64 to f32
+// STATIC: %[[TWO:.+]] = arith.constant 2.000000e+00 : f32
+// STATIC-NEXT: arith.mulf %{{.*}}, %[[TWO]] : f32
 func.func @constant_codes(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>) -> f32 {
   %sa = arith.constant 0x7F : f8E8M0FNU
   %sb = arith.constant 0x80 : f8E8M0FNU

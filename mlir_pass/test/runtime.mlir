@@ -1,8 +1,10 @@
 // Runtime guards of --mx-scale-placement (scale codes known only at run time), for every element
 // type at k = 2 and for k = 1 and 32: the guard compares the integer codes xa, xb and
 // e = xa + xb - 254 with the certified region (bounds every code satisfies are left out: e >= -254
-// for k = 1); inside it the post placement with 2^e built exactly from its f64 bits, outside it
-// the original ops (which the pass does not match again).
+// for k = 1); inside it the post placement with 2^e built exactly from its f32 bits (normal, or
+// also subnormal where the agree set reaches e < -126: mxcert.post = "f32") or, for k = 1 (e up
+// to 250), from its f64 bits (mxcert.post = "f64"), outside it the original ops (which the
+// pass does not match again).
 // The pass verifies the committed certificates with the checker:
 // REQUIRES: mxcert
 // RUN: mxcert-opt %s --mx-scale-placement -verify-diagnostics -split-input-file | FileCheck %s
@@ -34,15 +36,25 @@
 // CHECK-NEXT:   %[[EB:.+]] = arith.extf %[[B]] : vector<2xf4E2M1FN> to vector<2xf32>
 // CHECK-NEXT:   %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT:   %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT:   %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT:   %[[C1023:.+]] = arith.constant 1023 : i32
-// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[E]], %[[C1023]] : i32
-// CHECK-NEXT:   %[[W:.+]] = arith.extui %[[BIASED]] : i32 to i64
-// CHECK-NEXT:   %[[C52:.+]] = arith.constant 52 : i64
-// CHECK-NEXT:   %[[BITS:.+]] = arith.shli %[[W]], %[[C52]] : i64
-// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[BITS]] : i64 to f64
-// CHECK-NEXT:   %[[M:.+]] = arith.mulf %[[D64]], %[[POW]] : f64
-// CHECK-NEXT:   %[[T:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT:   %[[CLO:.+]] = arith.constant -126 : i32
+// CHECK-NEXT:   %[[EN:.+]] = arith.maxsi %[[E]], %[[CLO]] : i32
+// CHECK-NEXT:   %[[C127:.+]] = arith.constant 127 : i32
+// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[EN]], %[[C127]] : i32
+// CHECK-NEXT:   %[[C23:.+]] = arith.constant 23 : i32
+// CHECK-NEXT:   %[[NBITS:.+]] = arith.shli %[[BIASED]], %[[C23]] : i32
+// CHECK-NEXT:   %[[C149:.+]] = arith.constant 149 : i32
+// CHECK-NEXT:   %[[UP:.+]] = arith.addi %[[E]], %[[C149]] : i32
+// CHECK-NEXT:   %[[CZ:.+]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[NN:.+]] = arith.maxsi %[[UP]], %[[CZ]] : i32
+// CHECK-NEXT:   %[[C22:.+]] = arith.constant 22 : i32
+// CHECK-NEXT:   %[[SH:.+]] = arith.minsi %[[NN]], %[[C22]] : i32
+// CHECK-NEXT:   %[[ONE:.+]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[SBITS:.+]] = arith.shli %[[ONE]], %[[SH]] : i32
+// CHECK-NEXT:   %[[CLO2:.+]] = arith.constant -126 : i32
+// CHECK-NEXT:   %[[ISN:.+]] = arith.cmpi sge, %[[E]], %[[CLO2]] : i32
+// CHECK-NEXT:   %[[BITS:.+]] = arith.select %[[ISN]], %[[NBITS]], %[[SBITS]] : i32
+// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[BITS]] : i32 to f32
+// CHECK-NEXT:   %[[T:.+]] = arith.mulf %[[D]], %[[POW]] : f32
 // CHECK-NEXT:   scf.yield %[[T]] : f32
 // CHECK-NEXT: } else {
 // CHECK-NEXT:   %[[OA:.+]] = arith.scaling_extf %[[A]], %[[SAV]] : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf32>
@@ -50,7 +62,7 @@
 // CHECK-NEXT:   %[[OP:.+]] = arith.mulf %[[OA]], %[[OB]] : vector<2xf32>
 // CHECK-NEXT:   %[[OR:.+]] = vector.reduction <add>, %[[OP]] : vector<2xf32> into f32
 // CHECK-NEXT:   scf.yield %[[OR]] : f32
-// CHECK-NEXT: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..122"}
+// CHECK-NEXT: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..122", mxcert.post = "f32"}
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e2m1_k2(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
   %sav = vector.broadcast %sa : f8E8M0FNU to vector<2xf8E8M0FNU>
@@ -92,15 +104,25 @@ func.func @e2m1_k2(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: f8E8M0FN
 // CHECK-NEXT:   %[[EB:.+]] = arith.extf %[[B]] : vector<2xf6E2M3FN> to vector<2xf32>
 // CHECK-NEXT:   %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT:   %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT:   %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT:   %[[C1023:.+]] = arith.constant 1023 : i32
-// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[E]], %[[C1023]] : i32
-// CHECK-NEXT:   %[[W:.+]] = arith.extui %[[BIASED]] : i32 to i64
-// CHECK-NEXT:   %[[C52:.+]] = arith.constant 52 : i64
-// CHECK-NEXT:   %[[BITS:.+]] = arith.shli %[[W]], %[[C52]] : i64
-// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[BITS]] : i64 to f64
-// CHECK-NEXT:   %[[M:.+]] = arith.mulf %[[D64]], %[[POW]] : f64
-// CHECK-NEXT:   %[[T:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT:   %[[CLO:.+]] = arith.constant -126 : i32
+// CHECK-NEXT:   %[[EN:.+]] = arith.maxsi %[[E]], %[[CLO]] : i32
+// CHECK-NEXT:   %[[C127:.+]] = arith.constant 127 : i32
+// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[EN]], %[[C127]] : i32
+// CHECK-NEXT:   %[[C23:.+]] = arith.constant 23 : i32
+// CHECK-NEXT:   %[[NBITS:.+]] = arith.shli %[[BIASED]], %[[C23]] : i32
+// CHECK-NEXT:   %[[C149:.+]] = arith.constant 149 : i32
+// CHECK-NEXT:   %[[UP:.+]] = arith.addi %[[E]], %[[C149]] : i32
+// CHECK-NEXT:   %[[CZ:.+]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[NN:.+]] = arith.maxsi %[[UP]], %[[CZ]] : i32
+// CHECK-NEXT:   %[[C22:.+]] = arith.constant 22 : i32
+// CHECK-NEXT:   %[[SH:.+]] = arith.minsi %[[NN]], %[[C22]] : i32
+// CHECK-NEXT:   %[[ONE:.+]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[SBITS:.+]] = arith.shli %[[ONE]], %[[SH]] : i32
+// CHECK-NEXT:   %[[CLO2:.+]] = arith.constant -126 : i32
+// CHECK-NEXT:   %[[ISN:.+]] = arith.cmpi sge, %[[E]], %[[CLO2]] : i32
+// CHECK-NEXT:   %[[BITS:.+]] = arith.select %[[ISN]], %[[NBITS]], %[[SBITS]] : i32
+// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[BITS]] : i32 to f32
+// CHECK-NEXT:   %[[T:.+]] = arith.mulf %[[D]], %[[POW]] : f32
 // CHECK-NEXT:   scf.yield %[[T]] : f32
 // CHECK-NEXT: } else {
 // CHECK-NEXT:   %[[OA:.+]] = arith.scaling_extf %[[A]], %[[SAV]] : vector<2xf6E2M3FN>, vector<2xf8E8M0FNU> to vector<2xf32>
@@ -108,7 +130,7 @@ func.func @e2m1_k2(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: f8E8M0FN
 // CHECK-NEXT:   %[[OP:.+]] = arith.mulf %[[OA]], %[[OB]] : vector<2xf32>
 // CHECK-NEXT:   %[[OR:.+]] = vector.reduction <add>, %[[OP]] : vector<2xf32> into f32
 // CHECK-NEXT:   scf.yield %[[OR]] : f32
-// CHECK-NEXT: } {mxcert.guard = "xa:0..252,xb:0..252,e:-143..122"}
+// CHECK-NEXT: } {mxcert.guard = "xa:0..252,xb:0..252,e:-143..122", mxcert.post = "f32"}
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e2m3_k2(%a: vector<2xf6E2M3FN>, %b: vector<2xf6E2M3FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
   %sav = vector.broadcast %sa : f8E8M0FNU to vector<2xf8E8M0FNU>
@@ -150,15 +172,25 @@ func.func @e2m3_k2(%a: vector<2xf6E2M3FN>, %b: vector<2xf6E2M3FN>, %sa: f8E8M0FN
 // CHECK-NEXT:   %[[EB:.+]] = arith.extf %[[B]] : vector<2xf6E3M2FN> to vector<2xf32>
 // CHECK-NEXT:   %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT:   %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT:   %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT:   %[[C1023:.+]] = arith.constant 1023 : i32
-// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[E]], %[[C1023]] : i32
-// CHECK-NEXT:   %[[W:.+]] = arith.extui %[[BIASED]] : i32 to i64
-// CHECK-NEXT:   %[[C52:.+]] = arith.constant 52 : i64
-// CHECK-NEXT:   %[[BITS:.+]] = arith.shli %[[W]], %[[C52]] : i64
-// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[BITS]] : i64 to f64
-// CHECK-NEXT:   %[[M:.+]] = arith.mulf %[[D64]], %[[POW]] : f64
-// CHECK-NEXT:   %[[T:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT:   %[[CLO:.+]] = arith.constant -126 : i32
+// CHECK-NEXT:   %[[EN:.+]] = arith.maxsi %[[E]], %[[CLO]] : i32
+// CHECK-NEXT:   %[[C127:.+]] = arith.constant 127 : i32
+// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[EN]], %[[C127]] : i32
+// CHECK-NEXT:   %[[C23:.+]] = arith.constant 23 : i32
+// CHECK-NEXT:   %[[NBITS:.+]] = arith.shli %[[BIASED]], %[[C23]] : i32
+// CHECK-NEXT:   %[[C149:.+]] = arith.constant 149 : i32
+// CHECK-NEXT:   %[[UP:.+]] = arith.addi %[[E]], %[[C149]] : i32
+// CHECK-NEXT:   %[[CZ:.+]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[NN:.+]] = arith.maxsi %[[UP]], %[[CZ]] : i32
+// CHECK-NEXT:   %[[C22:.+]] = arith.constant 22 : i32
+// CHECK-NEXT:   %[[SH:.+]] = arith.minsi %[[NN]], %[[C22]] : i32
+// CHECK-NEXT:   %[[ONE:.+]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[SBITS:.+]] = arith.shli %[[ONE]], %[[SH]] : i32
+// CHECK-NEXT:   %[[CLO2:.+]] = arith.constant -126 : i32
+// CHECK-NEXT:   %[[ISN:.+]] = arith.cmpi sge, %[[E]], %[[CLO2]] : i32
+// CHECK-NEXT:   %[[BITS:.+]] = arith.select %[[ISN]], %[[NBITS]], %[[SBITS]] : i32
+// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[BITS]] : i32 to f32
+// CHECK-NEXT:   %[[T:.+]] = arith.mulf %[[D]], %[[POW]] : f32
 // CHECK-NEXT:   scf.yield %[[T]] : f32
 // CHECK-NEXT: } else {
 // CHECK-NEXT:   %[[OA:.+]] = arith.scaling_extf %[[A]], %[[SAV]] : vector<2xf6E3M2FN>, vector<2xf8E8M0FNU> to vector<2xf32>
@@ -166,7 +198,7 @@ func.func @e2m3_k2(%a: vector<2xf6E2M3FN>, %b: vector<2xf6E2M3FN>, %sa: f8E8M0FN
 // CHECK-NEXT:   %[[OP:.+]] = arith.mulf %[[OA]], %[[OB]] : vector<2xf32>
 // CHECK-NEXT:   %[[OR:.+]] = vector.reduction <add>, %[[OP]] : vector<2xf32> into f32
 // CHECK-NEXT:   scf.yield %[[OR]] : f32
-// CHECK-NEXT: } {mxcert.guard = "xa:0..250,xb:0..250,e:-141..118"}
+// CHECK-NEXT: } {mxcert.guard = "xa:0..250,xb:0..250,e:-141..118", mxcert.post = "f32"}
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e3m2_k2(%a: vector<2xf6E3M2FN>, %b: vector<2xf6E3M2FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
   %sav = vector.broadcast %sa : f8E8M0FNU to vector<2xf8E8M0FNU>
@@ -208,15 +240,25 @@ func.func @e3m2_k2(%a: vector<2xf6E3M2FN>, %b: vector<2xf6E3M2FN>, %sa: f8E8M0FN
 // CHECK-NEXT:   %[[EB:.+]] = arith.extf %[[B]] : vector<2xf8E4M3FN> to vector<2xf32>
 // CHECK-NEXT:   %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT:   %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT:   %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT:   %[[C1023:.+]] = arith.constant 1023 : i32
-// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[E]], %[[C1023]] : i32
-// CHECK-NEXT:   %[[W:.+]] = arith.extui %[[BIASED]] : i32 to i64
-// CHECK-NEXT:   %[[C52:.+]] = arith.constant 52 : i64
-// CHECK-NEXT:   %[[BITS:.+]] = arith.shli %[[W]], %[[C52]] : i64
-// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[BITS]] : i64 to f64
-// CHECK-NEXT:   %[[M:.+]] = arith.mulf %[[D64]], %[[POW]] : f64
-// CHECK-NEXT:   %[[T:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT:   %[[CLO:.+]] = arith.constant -126 : i32
+// CHECK-NEXT:   %[[EN:.+]] = arith.maxsi %[[E]], %[[CLO]] : i32
+// CHECK-NEXT:   %[[C127:.+]] = arith.constant 127 : i32
+// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[EN]], %[[C127]] : i32
+// CHECK-NEXT:   %[[C23:.+]] = arith.constant 23 : i32
+// CHECK-NEXT:   %[[NBITS:.+]] = arith.shli %[[BIASED]], %[[C23]] : i32
+// CHECK-NEXT:   %[[C149:.+]] = arith.constant 149 : i32
+// CHECK-NEXT:   %[[UP:.+]] = arith.addi %[[E]], %[[C149]] : i32
+// CHECK-NEXT:   %[[CZ:.+]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[NN:.+]] = arith.maxsi %[[UP]], %[[CZ]] : i32
+// CHECK-NEXT:   %[[C22:.+]] = arith.constant 22 : i32
+// CHECK-NEXT:   %[[SH:.+]] = arith.minsi %[[NN]], %[[C22]] : i32
+// CHECK-NEXT:   %[[ONE:.+]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[SBITS:.+]] = arith.shli %[[ONE]], %[[SH]] : i32
+// CHECK-NEXT:   %[[CLO2:.+]] = arith.constant -126 : i32
+// CHECK-NEXT:   %[[ISN:.+]] = arith.cmpi sge, %[[E]], %[[CLO2]] : i32
+// CHECK-NEXT:   %[[BITS:.+]] = arith.select %[[ISN]], %[[NBITS]], %[[SBITS]] : i32
+// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[BITS]] : i32 to f32
+// CHECK-NEXT:   %[[T:.+]] = arith.mulf %[[D]], %[[POW]] : f32
 // CHECK-NEXT:   scf.yield %[[T]] : f32
 // CHECK-NEXT: } else {
 // CHECK-NEXT:   %[[OA:.+]] = arith.scaling_extf %[[A]], %[[SAV]] : vector<2xf8E4M3FN>, vector<2xf8E8M0FNU> to vector<2xf32>
@@ -224,7 +266,7 @@ func.func @e3m2_k2(%a: vector<2xf6E3M2FN>, %b: vector<2xf6E3M2FN>, %sa: f8E8M0FN
 // CHECK-NEXT:   %[[OP:.+]] = arith.mulf %[[OA]], %[[OB]] : vector<2xf32>
 // CHECK-NEXT:   %[[OR:.+]] = vector.reduction <add>, %[[OP]] : vector<2xf32> into f32
 // CHECK-NEXT:   scf.yield %[[OR]] : f32
-// CHECK-NEXT: } {mxcert.guard = "xa:0..246,xb:0..246,e:-131..110"}
+// CHECK-NEXT: } {mxcert.guard = "xa:0..246,xb:0..246,e:-131..110", mxcert.post = "f32"}
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e4m3_k2(%a: vector<2xf8E4M3FN>, %b: vector<2xf8E4M3FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
   %sav = vector.broadcast %sa : f8E8M0FNU to vector<2xf8E8M0FNU>
@@ -266,15 +308,12 @@ func.func @e4m3_k2(%a: vector<2xf8E4M3FN>, %b: vector<2xf8E4M3FN>, %sa: f8E8M0FN
 // CHECK-NEXT:   %[[EB:.+]] = arith.extf %[[B]] : vector<2xf8E5M2> to vector<2xf32>
 // CHECK-NEXT:   %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT:   %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT:   %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT:   %[[C1023:.+]] = arith.constant 1023 : i32
-// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[E]], %[[C1023]] : i32
-// CHECK-NEXT:   %[[W:.+]] = arith.extui %[[BIASED]] : i32 to i64
-// CHECK-NEXT:   %[[C52:.+]] = arith.constant 52 : i64
-// CHECK-NEXT:   %[[BITS:.+]] = arith.shli %[[W]], %[[C52]] : i64
-// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[BITS]] : i64 to f64
-// CHECK-NEXT:   %[[M:.+]] = arith.mulf %[[D64]], %[[POW]] : f64
-// CHECK-NEXT:   %[[T:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT:   %[[C127:.+]] = arith.constant 127 : i32
+// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[E]], %[[C127]] : i32
+// CHECK-NEXT:   %[[C23:.+]] = arith.constant 23 : i32
+// CHECK-NEXT:   %[[NBITS:.+]] = arith.shli %[[BIASED]], %[[C23]] : i32
+// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[NBITS]] : i32 to f32
+// CHECK-NEXT:   %[[T:.+]] = arith.mulf %[[D]], %[[POW]] : f32
 // CHECK-NEXT:   scf.yield %[[T]] : f32
 // CHECK-NEXT: } else {
 // CHECK-NEXT:   %[[OA:.+]] = arith.scaling_extf %[[A]], %[[SAV]] : vector<2xf8E5M2>, vector<2xf8E8M0FNU> to vector<2xf32>
@@ -282,7 +321,7 @@ func.func @e4m3_k2(%a: vector<2xf8E4M3FN>, %b: vector<2xf8E4M3FN>, %sa: f8E8M0FN
 // CHECK-NEXT:   %[[OP:.+]] = arith.mulf %[[OA]], %[[OB]] : vector<2xf32>
 // CHECK-NEXT:   %[[OR:.+]] = vector.reduction <add>, %[[OP]] : vector<2xf32> into f32
 // CHECK-NEXT:   scf.yield %[[OR]] : f32
-// CHECK-NEXT: } {mxcert.guard = "xa:0..239,xb:0..239,e:-117..96"}
+// CHECK-NEXT: } {mxcert.guard = "xa:0..239,xb:0..239,e:-117..96", mxcert.post = "f32"}
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e5m2_k2(%a: vector<2xf8E5M2>, %b: vector<2xf8E5M2>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
   %sav = vector.broadcast %sa : f8E8M0FNU to vector<2xf8E8M0FNU>
@@ -337,7 +376,7 @@ func.func @e5m2_k2(%a: vector<2xf8E5M2>, %b: vector<2xf8E5M2>, %sa: f8E8M0FNU, %
 // CHECK-NEXT:   %[[OP:.+]] = arith.mulf %[[OA]], %[[OB]] : vector<1xf32>
 // CHECK-NEXT:   %[[OR:.+]] = vector.reduction <add>, %[[OP]] : vector<1xf32> into f32
 // CHECK-NEXT:   scf.yield %[[OR]] : f32
-// CHECK-NEXT: } {mxcert.guard = "xa:0..252,xb:0..252,e:-254..250"}
+// CHECK-NEXT: } {mxcert.guard = "xa:0..252,xb:0..252,e:-254..250", mxcert.post = "f64"}
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e2m1_k1(%a: vector<1xf4E2M1FN>, %b: vector<1xf4E2M1FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
   %sav = vector.broadcast %sa : f8E8M0FNU to vector<1xf8E8M0FNU>
@@ -392,7 +431,7 @@ func.func @e2m1_k1(%a: vector<1xf4E2M1FN>, %b: vector<1xf4E2M1FN>, %sa: f8E8M0FN
 // CHECK-NEXT:   %[[OP:.+]] = arith.mulf %[[OA]], %[[OB]] : vector<1xf32>
 // CHECK-NEXT:   %[[OR:.+]] = vector.reduction <add>, %[[OP]] : vector<1xf32> into f32
 // CHECK-NEXT:   scf.yield %[[OR]] : f32
-// CHECK-NEXT: } {mxcert.guard = "xa:0..239,xb:0..239,e:-254..224"}
+// CHECK-NEXT: } {mxcert.guard = "xa:0..239,xb:0..239,e:-254..224", mxcert.post = "f64"}
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e5m2_k1(%a: vector<1xf8E5M2>, %b: vector<1xf8E5M2>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
   %sav = vector.broadcast %sa : f8E8M0FNU to vector<1xf8E8M0FNU>
@@ -434,15 +473,25 @@ func.func @e5m2_k1(%a: vector<1xf8E5M2>, %b: vector<1xf8E5M2>, %sa: f8E8M0FNU, %
 // CHECK-NEXT:   %[[EB:.+]] = arith.extf %[[B]] : vector<32xf4E2M1FN> to vector<32xf32>
 // CHECK-NEXT:   %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<32xf32>
 // CHECK-NEXT:   %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<32xf32> into f32
-// CHECK-NEXT:   %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT:   %[[C1023:.+]] = arith.constant 1023 : i32
-// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[E]], %[[C1023]] : i32
-// CHECK-NEXT:   %[[W:.+]] = arith.extui %[[BIASED]] : i32 to i64
-// CHECK-NEXT:   %[[C52:.+]] = arith.constant 52 : i64
-// CHECK-NEXT:   %[[BITS:.+]] = arith.shli %[[W]], %[[C52]] : i64
-// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[BITS]] : i64 to f64
-// CHECK-NEXT:   %[[M:.+]] = arith.mulf %[[D64]], %[[POW]] : f64
-// CHECK-NEXT:   %[[T:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT:   %[[CLO:.+]] = arith.constant -126 : i32
+// CHECK-NEXT:   %[[EN:.+]] = arith.maxsi %[[E]], %[[CLO]] : i32
+// CHECK-NEXT:   %[[C127:.+]] = arith.constant 127 : i32
+// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[EN]], %[[C127]] : i32
+// CHECK-NEXT:   %[[C23:.+]] = arith.constant 23 : i32
+// CHECK-NEXT:   %[[NBITS:.+]] = arith.shli %[[BIASED]], %[[C23]] : i32
+// CHECK-NEXT:   %[[C149:.+]] = arith.constant 149 : i32
+// CHECK-NEXT:   %[[UP:.+]] = arith.addi %[[E]], %[[C149]] : i32
+// CHECK-NEXT:   %[[CZ:.+]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[NN:.+]] = arith.maxsi %[[UP]], %[[CZ]] : i32
+// CHECK-NEXT:   %[[C22:.+]] = arith.constant 22 : i32
+// CHECK-NEXT:   %[[SH:.+]] = arith.minsi %[[NN]], %[[C22]] : i32
+// CHECK-NEXT:   %[[ONE:.+]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[SBITS:.+]] = arith.shli %[[ONE]], %[[SH]] : i32
+// CHECK-NEXT:   %[[CLO2:.+]] = arith.constant -126 : i32
+// CHECK-NEXT:   %[[ISN:.+]] = arith.cmpi sge, %[[E]], %[[CLO2]] : i32
+// CHECK-NEXT:   %[[BITS:.+]] = arith.select %[[ISN]], %[[NBITS]], %[[SBITS]] : i32
+// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[BITS]] : i32 to f32
+// CHECK-NEXT:   %[[T:.+]] = arith.mulf %[[D]], %[[POW]] : f32
 // CHECK-NEXT:   scf.yield %[[T]] : f32
 // CHECK-NEXT: } else {
 // CHECK-NEXT:   %[[OA:.+]] = arith.scaling_extf %[[A]], %[[SAV]] : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
@@ -450,7 +499,7 @@ func.func @e5m2_k1(%a: vector<1xf8E5M2>, %b: vector<1xf8E5M2>, %sa: f8E8M0FNU, %
 // CHECK-NEXT:   %[[OP:.+]] = arith.mulf %[[OA]], %[[OB]] : vector<32xf32>
 // CHECK-NEXT:   %[[OR:.+]] = vector.reduction <add>, %[[OP]] : vector<32xf32> into f32
 // CHECK-NEXT:   scf.yield %[[OR]] : f32
-// CHECK-NEXT: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..117"}
+// CHECK-NEXT: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..117", mxcert.post = "f32"}
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e2m1_k32(%a: vector<32xf4E2M1FN>, %b: vector<32xf4E2M1FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
   %sav = vector.broadcast %sa : f8E8M0FNU to vector<32xf8E8M0FNU>
@@ -492,15 +541,12 @@ func.func @e2m1_k32(%a: vector<32xf4E2M1FN>, %b: vector<32xf4E2M1FN>, %sa: f8E8M
 // CHECK-NEXT:   %[[EB:.+]] = arith.extf %[[B]] : vector<32xf8E5M2> to vector<32xf32>
 // CHECK-NEXT:   %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<32xf32>
 // CHECK-NEXT:   %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<32xf32> into f32
-// CHECK-NEXT:   %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT:   %[[C1023:.+]] = arith.constant 1023 : i32
-// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[E]], %[[C1023]] : i32
-// CHECK-NEXT:   %[[W:.+]] = arith.extui %[[BIASED]] : i32 to i64
-// CHECK-NEXT:   %[[C52:.+]] = arith.constant 52 : i64
-// CHECK-NEXT:   %[[BITS:.+]] = arith.shli %[[W]], %[[C52]] : i64
-// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[BITS]] : i64 to f64
-// CHECK-NEXT:   %[[M:.+]] = arith.mulf %[[D64]], %[[POW]] : f64
-// CHECK-NEXT:   %[[T:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT:   %[[C127:.+]] = arith.constant 127 : i32
+// CHECK-NEXT:   %[[BIASED:.+]] = arith.addi %[[E]], %[[C127]] : i32
+// CHECK-NEXT:   %[[C23:.+]] = arith.constant 23 : i32
+// CHECK-NEXT:   %[[NBITS:.+]] = arith.shli %[[BIASED]], %[[C23]] : i32
+// CHECK-NEXT:   %[[POW:.+]] = arith.bitcast %[[NBITS]] : i32 to f32
+// CHECK-NEXT:   %[[T:.+]] = arith.mulf %[[D]], %[[POW]] : f32
 // CHECK-NEXT:   scf.yield %[[T]] : f32
 // CHECK-NEXT: } else {
 // CHECK-NEXT:   %[[OA:.+]] = arith.scaling_extf %[[A]], %[[SAV]] : vector<32xf8E5M2>, vector<32xf8E8M0FNU> to vector<32xf32>
@@ -508,7 +554,7 @@ func.func @e2m1_k32(%a: vector<32xf4E2M1FN>, %b: vector<32xf4E2M1FN>, %sa: f8E8M
 // CHECK-NEXT:   %[[OP:.+]] = arith.mulf %[[OA]], %[[OB]] : vector<32xf32>
 // CHECK-NEXT:   %[[OR:.+]] = vector.reduction <add>, %[[OP]] : vector<32xf32> into f32
 // CHECK-NEXT:   scf.yield %[[OR]] : f32
-// CHECK-NEXT: } {mxcert.guard = "xa:0..239,xb:0..239,e:-117..91"}
+// CHECK-NEXT: } {mxcert.guard = "xa:0..239,xb:0..239,e:-117..91", mxcert.post = "f32"}
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e5m2_k32(%a: vector<32xf8E5M2>, %b: vector<32xf8E5M2>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
   %sav = vector.broadcast %sa : f8E8M0FNU to vector<32xf8E8M0FNU>

@@ -17,7 +17,7 @@
 // CHECK-NEXT: %[[XB8:.+]] = arith.bitcast %[[EB]] : f8E8M0FNU to i8
 // CHECK-NEXT: %[[XB:.+]] = arith.extui %[[XB8]] : i8 to i32
 // CHECK: scf.if
-// CHECK: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..122"}
+// CHECK: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..122", mxcert.post = "f32"}
 func.func @vector1(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: vector<1xf8E8M0FNU>, %sb: vector<1xf8E8M0FNU>) -> f32 {
   %sav = vector.broadcast %sa : vector<1xf8E8M0FNU> to vector<2xf8E8M0FNU>
   %sbv = vector.broadcast %sb : vector<1xf8E8M0FNU> to vector<2xf8E8M0FNU>
@@ -37,7 +37,7 @@ func.func @vector1(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: vector<1
 // CHECK-NEXT: %[[EB:.+]] = vector.extract %[[SB]][0] : i8 from vector<1xi8>
 // CHECK-NEXT: %[[XB:.+]] = arith.extui %[[EB]] : i8 to i32
 // CHECK: scf.if
-// CHECK: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..122"}
+// CHECK: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..122", mxcert.post = "f32"}
 func.func @i8_bits(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: i8, %sb: vector<1xi8>) -> f32 {
   %sai = vector.broadcast %sa : i8 to vector<2xi8>
   %sbi = vector.broadcast %sb : vector<1xi8> to vector<2xi8>
@@ -57,7 +57,8 @@ func.func @i8_bits(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: i8, %sb:
 // CHECK-LABEL: func.func @constant_forms(
 // CHECK-NOT: scaling_extf
 // CHECK-NOT: scf.if
-// CHECK: arith.truncf
+// CHECK: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: arith.mulf %{{.*}}, %[[ONE]] : f32
 func.func @constant_forms(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>) -> f32 {
   %ca = arith.constant dense<0x7F> : vector<1xf8E8M0FNU>
   %sav = vector.broadcast %ca : vector<1xf8E8M0FNU> to vector<2xf8E8M0FNU>

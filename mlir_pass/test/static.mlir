@@ -1,7 +1,8 @@
 // Compile-time decisions of --mx-scale-placement (constant scale codes): every element type at
 // k = 2 on both sides of each bound of the certified agree set, k = 1 and 32, and the NaN code.
-// A rewrite emits the post placement, R = rnd(2^e * Seq_i rnd(a_i b_i)), with 2^e as an exact
-// f64 constant and ONE rounding (truncf) at the end.
+// A rewrite emits the post placement, R = rnd(2^e * Seq_i rnd(a_i b_i)): with 2^e an exact f32
+// constant (normal or subnormal: e in [-149, 127]) ONE f32 multiply, otherwise (k = 1's e up to
+// 250) 2^e an exact f64 constant and ONE rounding (truncf) at the end.
 // The pass verifies the committed certificates with the checker:
 // REQUIRES: mxcert
 // RUN: mxcert-opt %s --mx-scale-placement -verify-diagnostics -split-input-file | FileCheck %s
@@ -13,10 +14,8 @@
 // CHECK-NEXT: %[[EB:.+]] = arith.extf %[[B]] : vector<2xf4E2M1FN> to vector<2xf32>
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT: %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT: %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT: %[[S:.+]] = arith.constant 5.3169119831396635E{{[+]}}36 : f64
-// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[D64]], %[[S]] : f64
-// CHECK-NEXT: %[[R:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT: %[[S:.+]] = arith.constant 5.31691198E{{[+]}}36 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[S]] : f32
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e2m1_k2_yes_ehi(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>) -> f32 {
   %sa = arith.constant 0xF9 : f8E8M0FNU
@@ -61,10 +60,8 @@ func.func @e2m1_k2_no_ehi(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>) -> f32
 // CHECK-NEXT: %[[EB:.+]] = arith.extf %[[B]] : vector<2xf4E2M1FN> to vector<2xf32>
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT: %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT: %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT: %[[S:.+]] = arith.constant 5.6051938572992683E-45 : f64
-// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[D64]], %[[S]] : f64
-// CHECK-NEXT: %[[R:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT: %[[S:.+]] = arith.constant 5.605190e-45 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[S]] : f32
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e2m1_k2_yes_elo(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>) -> f32 {
   %sa = arith.constant 0x00 : f8E8M0FNU
@@ -130,10 +127,8 @@ func.func @e2m1_k2_no_xa(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>) -> f32 
 // CHECK-NEXT: %[[EB:.+]] = arith.extf %[[B]] : vector<2xf6E2M3FN> to vector<2xf32>
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT: %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT: %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT: %[[S:.+]] = arith.constant 5.3169119831396635E{{[+]}}36 : f64
-// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[D64]], %[[S]] : f64
-// CHECK-NEXT: %[[R:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT: %[[S:.+]] = arith.constant 5.31691198E{{[+]}}36 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[S]] : f32
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e2m3_k2_yes_ehi(%a: vector<2xf6E2M3FN>, %b: vector<2xf6E2M3FN>) -> f32 {
   %sa = arith.constant 0xF9 : f8E8M0FNU
@@ -178,10 +173,8 @@ func.func @e2m3_k2_no_ehi(%a: vector<2xf6E2M3FN>, %b: vector<2xf6E2M3FN>) -> f32
 // CHECK-NEXT: %[[EB:.+]] = arith.extf %[[B]] : vector<2xf6E2M3FN> to vector<2xf32>
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT: %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT: %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT: %[[S:.+]] = arith.constant 8.9683101716788292E-44 : f64
-// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[D64]], %[[S]] : f64
-// CHECK-NEXT: %[[R:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT: %[[S:.+]] = arith.constant 8.968310e-44 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[S]] : f32
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e2m3_k2_yes_elo(%a: vector<2xf6E2M3FN>, %b: vector<2xf6E2M3FN>) -> f32 {
   %sa = arith.constant 0x00 : f8E8M0FNU
@@ -247,10 +240,8 @@ func.func @e2m3_k2_no_xa(%a: vector<2xf6E2M3FN>, %b: vector<2xf6E2M3FN>) -> f32 
 // CHECK-NEXT: %[[EB:.+]] = arith.extf %[[B]] : vector<2xf6E3M2FN> to vector<2xf32>
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT: %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT: %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT: %[[S:.+]] = arith.constant 3.3230699894622897E{{[+]}}35 : f64
-// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[D64]], %[[S]] : f64
-// CHECK-NEXT: %[[R:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT: %[[S:.+]] = arith.constant 3.323070e{{[+]}}35 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[S]] : f32
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e3m2_k2_yes_ehi(%a: vector<2xf6E3M2FN>, %b: vector<2xf6E3M2FN>) -> f32 {
   %sa = arith.constant 0xF5 : f8E8M0FNU
@@ -295,10 +286,8 @@ func.func @e3m2_k2_no_ehi(%a: vector<2xf6E3M2FN>, %b: vector<2xf6E3M2FN>) -> f32
 // CHECK-NEXT: %[[EB:.+]] = arith.extf %[[B]] : vector<2xf6E3M2FN> to vector<2xf32>
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT: %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT: %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT: %[[S:.+]] = arith.constant 3.5873240686715317E-43 : f64
-// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[D64]], %[[S]] : f64
-// CHECK-NEXT: %[[R:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT: %[[S:.+]] = arith.constant 3.587320e-43 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[S]] : f32
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e3m2_k2_yes_elo(%a: vector<2xf6E3M2FN>, %b: vector<2xf6E3M2FN>) -> f32 {
   %sa = arith.constant 0x00 : f8E8M0FNU
@@ -364,10 +353,8 @@ func.func @e3m2_k2_no_xa(%a: vector<2xf6E3M2FN>, %b: vector<2xf6E3M2FN>) -> f32 
 // CHECK-NEXT: %[[EB:.+]] = arith.extf %[[B]] : vector<2xf8E4M3FN> to vector<2xf32>
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT: %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT: %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT: %[[S:.+]] = arith.constant 1.2980742146337069E{{[+]}}33 : f64
-// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[D64]], %[[S]] : f64
-// CHECK-NEXT: %[[R:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT: %[[S:.+]] = arith.constant 1.29807421E{{[+]}}33 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[S]] : f32
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e4m3_k2_yes_ehi(%a: vector<2xf8E4M3FN>, %b: vector<2xf8E4M3FN>) -> f32 {
   %sa = arith.constant 0xED : f8E8M0FNU
@@ -412,10 +399,8 @@ func.func @e4m3_k2_no_ehi(%a: vector<2xf8E4M3FN>, %b: vector<2xf8E4M3FN>) -> f32
 // CHECK-NEXT: %[[EB:.+]] = arith.extf %[[B]] : vector<2xf8E4M3FN> to vector<2xf32>
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT: %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT: %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT: %[[S:.+]] = arith.constant 3.6734198463196485E-40 : f64
-// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[D64]], %[[S]] : f64
-// CHECK-NEXT: %[[R:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT: %[[S:.+]] = arith.constant 3.673420e-40 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[S]] : f32
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e4m3_k2_yes_elo(%a: vector<2xf8E4M3FN>, %b: vector<2xf8E4M3FN>) -> f32 {
   %sa = arith.constant 0x00 : f8E8M0FNU
@@ -481,10 +466,8 @@ func.func @e4m3_k2_no_xa(%a: vector<2xf8E4M3FN>, %b: vector<2xf8E4M3FN>) -> f32 
 // CHECK-NEXT: %[[EB:.+]] = arith.extf %[[B]] : vector<2xf8E5M2> to vector<2xf32>
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT: %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT: %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT: %[[S:.+]] = arith.constant 7.9228162514264337E{{[+]}}28 : f64
-// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[D64]], %[[S]] : f64
-// CHECK-NEXT: %[[R:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT: %[[S:.+]] = arith.constant 7.92281625E{{[+]}}28 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[S]] : f32
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e5m2_k2_yes_ehi(%a: vector<2xf8E5M2>, %b: vector<2xf8E5M2>) -> f32 {
   %sa = arith.constant 0xDF : f8E8M0FNU
@@ -529,10 +512,8 @@ func.func @e5m2_k2_no_ehi(%a: vector<2xf8E5M2>, %b: vector<2xf8E5M2>) -> f32 {
 // CHECK-NEXT: %[[EB:.+]] = arith.extf %[[B]] : vector<2xf8E5M2> to vector<2xf32>
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<2xf32>
 // CHECK-NEXT: %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<2xf32> into f32
-// CHECK-NEXT: %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT: %[[S:.+]] = arith.constant 6.018531076210112E-36 : f64
-// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[D64]], %[[S]] : f64
-// CHECK-NEXT: %[[R:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT: %[[S:.+]] = arith.constant 6.01853108E-36 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[S]] : f32
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e5m2_k2_yes_elo(%a: vector<2xf8E5M2>, %b: vector<2xf8E5M2>) -> f32 {
   %sa = arith.constant 0x00 : f8E8M0FNU
@@ -694,10 +675,8 @@ func.func @e4m3_k1_no(%a: vector<1xf8E4M3FN>, %b: vector<1xf8E4M3FN>) -> f32 {
 // CHECK-NEXT: %[[EB:.+]] = arith.extf %[[B]] : vector<32xf4E2M1FN> to vector<32xf32>
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<32xf32>
 // CHECK-NEXT: %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<32xf32> into f32
-// CHECK-NEXT: %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT: %[[S:.+]] = arith.constant 1.6615349947311448E{{[+]}}35 : f64
-// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[D64]], %[[S]] : f64
-// CHECK-NEXT: %[[R:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT: %[[S:.+]] = arith.constant 1.66153499E{{[+]}}35 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[S]] : f32
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e2m1_k32_yes(%a: vector<32xf4E2M1FN>, %b: vector<32xf4E2M1FN>) -> f32 {
   %sa = arith.constant 0xF4 : f8E8M0FNU
@@ -742,10 +721,8 @@ func.func @e2m1_k32_no(%a: vector<32xf4E2M1FN>, %b: vector<32xf4E2M1FN>) -> f32 
 // CHECK-NEXT: %[[EB:.+]] = arith.extf %[[B]] : vector<32xf8E4M3FN> to vector<32xf32>
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EA]], %[[EB]] : vector<32xf32>
 // CHECK-NEXT: %[[D:.+]] = vector.reduction <add>, %[[P]] : vector<32xf32> into f32
-// CHECK-NEXT: %[[D64:.+]] = arith.extf %[[D]] : f32 to f64
-// CHECK-NEXT: %[[S:.+]] = arith.constant 4.0564819207303341E{{[+]}}31 : f64
-// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[D64]], %[[S]] : f64
-// CHECK-NEXT: %[[R:.+]] = arith.truncf %[[M]] : f64 to f32
+// CHECK-NEXT: %[[S:.+]] = arith.constant 4.05648192E{{[+]}}31 : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[S]] : f32
 // CHECK-NEXT: return %[[R]] : f32
 func.func @e4m3_k32_yes(%a: vector<32xf8E4M3FN>, %b: vector<32xf8E4M3FN>) -> f32 {
   %sa = arith.constant 0xE8 : f8E8M0FNU
