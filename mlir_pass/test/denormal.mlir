@@ -40,6 +40,13 @@
 // RUN: mxcert-opt %S/Inputs/dot_k32.mlir --mx-scale-placement="tables-dir=%tables denormal=daz" 2>&1 | FileCheck %s --check-prefix=DIR
 // DIR: remark: mx-scale-placement: inserted a runtime guard: {{.*}} of e2m1xe2m1_f32_rne_daz_k32_seq_dequant-post_bitwise.json, dequant elsewhere [denormal mode daz: the pass option]
 //
+// Under ftz/daz a table whose agree set reaches values below 2^-126 (here xa = 0, 1: the
+// dequantized elements 2^-127 a_i, 2^-126 a_i with a_i = 0.5) is not used: x86 flushes results
+// that round up to 2^-126, which the model's ftz keeps (docs/mlir.md, "Tininess").
+// RUN: mxcert-opt %s --mx-scale-placement="guards=%inputs/e2m1_k2_ftz_tiny.json allow-uncertified=true denormal=ftz" 2>&1 | FileCheck %s --check-prefix=TINY
+// TINY: remark: mx-scale-placement: left unchanged: the agree region {xa:0..252,xb:2..252,e:-124..121} reaches values below 2^-126, where hardware that detects tininess before rounding (x86) flushes results that the model's ftz keeps (e2m1_k2_ftz_tiny.json) [denormal mode ftz: the pass option]
+// TINY-NOT: scf.if
+//
 // A bad option value is an error (exit 1, nothing printed).
 // RUN: not mxcert-opt %s --mx-scale-placement="denormal=fast" -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: mx-scale-placement: denormal='fast' is not a denormal mode (expected ieee, ftz or daz)
