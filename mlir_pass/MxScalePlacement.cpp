@@ -624,13 +624,15 @@ PostScaling postScaling(int eLo, int eHi, DenormalMode dm) {
   return eLo < -126 ? PostScaling::F32WithSubnormalPow2 : PostScaling::F32;
 }
 
-/// The smallest and largest e of the code pairs in `g` (each region's e range tightened by its
-/// xa and xb ranges).
+/// The smallest and largest e of the code pairs in `g` (Region::tightened: the bounds its
+/// pairs reach; an empty region reaches none).
 std::pair<int, int> eRange(const Guard &g) {
-  int lo = 255, hi = -255;
+  int lo = kMaxCode + 1, hi = -kMaxCode - 1;  // e = xa + xb - 254 lies in [-254, 254]
   for (const Region &r : g.regions) {
-    lo = std::min(lo, std::max(r.e.lo, r.xa.lo + r.xb.lo - 254));
-    hi = std::max(hi, std::min(r.e.hi, r.xa.hi + r.xb.hi - 254));
+    const Region t = r.tightened();
+    if (t.count() == 0) continue;
+    lo = std::min(lo, t.e.lo);
+    hi = std::max(hi, t.e.hi);
   }
   return {lo, hi};
 }
@@ -644,8 +646,9 @@ std::pair<int, int> eRange(const Guard &g) {
 std::string tinyValuesInside(const Guard &g, const ElementFormat &fa, const ElementFormat &fb) {
   const int emin = -126, qa = fa.quantumExp(), qb = fb.quantumExp();
   for (const Region &r : g.regions) {
-    const int eLo = std::max(r.e.lo, r.xa.lo + r.xb.lo - 254);
-    if (r.xa.lo - 127 + qa < emin || r.xb.lo - 127 + qb < emin || eLo + qa + qb < emin)
+    const Region t = r.tightened();  // the smallest xa, xb and e its pairs reach
+    if (t.count() == 0) continue;
+    if (t.xa.lo - 127 + qa < emin || t.xb.lo - 127 + qb < emin || t.e.lo + qa + qb < emin)
       return "the agree region {" + r.str() +
              "} reaches values below 2^-126, where hardware that detects tininess before rounding (x86) "
              "flushes results that the model's ftz keeps";
