@@ -5,7 +5,9 @@
 // says: kept, or flushed (ftz, daz; docs/semantics.md), each mode served by its own tables):
 //   dequant (the matched IR):  R = Seq_i rnd(rnd(2^sa a_i) * rnd(2^sb b_i))
 //   post    (what we emit):    R = rnd(2^e * Seq_i rnd(a_i * b_i)),  e = xa + xb - 254
-// where Seq is the ordered sum ((t_0 + t_1) + t_2) + ... rounding after every addition.
+// where Seq is the ordered sum ((t_0 + t_1) + t_2) + ... rounding after every addition (or,
+// for the other matched roots, the sum their lowering computes from a zero accumulator: the
+// post side sums with a clone of the same op, so over the same tree).
 // Elements of every MX format extend exactly to f32 and their products are exact in f32, so
 // p_i = rnd(a_i b_i) is one `arith.mulf` of the extended elements. The final scaling is ONE
 // rounding: where every e the code meets has 2^e an f32 the hardware reads as it is (e in
@@ -157,21 +159,29 @@ std::string defaultTablesDir() {
 // Guard tables
 //===----------------------------------------------------------------------===//
 
-/// The configuration of a block the pass matches: a x b, f32 rne, seq over k (k <= kMaxK),
-/// subnormals as the denormal mode requires.
-static ModelConfig blockConfig(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode) {
-  return ModelConfig{a, b, AccSpec{*findAccFormat("f32"), Rounding::RNE, subnormalsOf(mode)}, Tree::seq(k)};
+const char *toString(ReductionOrder o) { return o == ReductionOrder::Seq ? "seq" : "any"; }
+
+/// The configuration of a table for a block the pass matches: a x b, f32 rne, k leaves
+/// (k <= kMaxK), subnormals as the denormal mode requires, the seq tree or every tree.
+static ModelConfig blockConfig(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                               ReductionOrder tree) {
+  ModelConfig c{a, b, AccSpec{*findAccFormat("f32"), Rounding::RNE, subnormalsOf(mode)}, Tree::seq(k)};
+  if (tree == ReductionOrder::Any) c.anyOrder = std::max(k, 2);  // "any": no fan-in limit
+  return c;
 }
 
-std::string GuardTableSource::tableFileName(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode) {
-  return certs::tableFileName(blockConfig(a, b, k, mode), "seq", Placement::Dequant, Placement::Post,
+std::string GuardTableSource::tableFileName(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                                            ReductionOrder tree) {
+  return certs::tableFileName(blockConfig(a, b, k, mode, tree), toString(tree), Placement::Dequant, Placement::Post,
                               Relation::Bitwise, "solver");
 }
 
-std::string GuardTableSource::tableCommand(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode) {
+std::string GuardTableSource::tableCommand(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                                           ReductionOrder tree) {
   std::string sub = mode == DenormalMode::IEEE ? "" : std::string(" --subnormals ") + toString(subnormalsOf(mode));
   return "mxcert table --a " + a.name + " --b " + b.name + " --acc f32" + sub + " --k " + std::to_string(k) +
-         " --tree seq --lhs dequant --rhs post --relation bitwise -o " + tableFileName(a, b, k, mode);
+         " --tree " + toString(tree) + " --lhs dequant --rhs post --relation bitwise -o " +
+         tableFileName(a, b, k, mode, tree);
 }
 
 LoadedTable GuardTableSource::load(const std::string &path) {
@@ -267,12 +277,15 @@ static std::string describe(const ElementFormat &a, const ElementFormat &b, int 
 }
 
 std::string GuardTableSource::mismatch(const ModelConfig &c, Placement lhs, Placement rhs, Relation rel,
-                                       const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode) {
+                                       const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                                       ReductionOrder order) {
+  // An any-order table (every tree, docs/bounds.md) covers seq too; a block whose order the
+  // op leaves open needs one.
+  const bool treeOk = c.anyOrder || (order == ReductionOrder::Seq && c.tree == Tree::seq(k));
   bool ok = rel == Relation::Bitwise &&
             ((lhs == Placement::Dequant && rhs == Placement::Post) ||
              (lhs == Placement::Post && rhs == Placement::Dequant)) &&
-            // An any-order table (every tree, docs/bounds.md) covers seq too.
-            c.a == a && c.b == b && c.k() == k && (c.anyOrder || c.tree == Tree::seq(k)) && c.acc.fmt.name == "f32" &&
+            c.a == a && c.b == b && c.k() == k && treeOk && c.acc.fmt.name == "f32" &&
             c.acc.rounding == Rounding::RNE && c.acc.subnormals == subnormalsOf(mode);
   if (ok) return "";
   auto treeName = [&](const Tree &tr) {
@@ -280,8 +293,9 @@ std::string GuardTableSource::mismatch(const ModelConfig &c, Placement lhs, Plac
   };
   std::string acc = c.acc.fmt.name + " " + toString(c.acc.rounding) + " " + toString(c.acc.subnormals);
   return "the table is for " + describe(c.a, c.b, c.k(), treeName(c.tree), acc, lhs, rhs, rel) + "; the IR needs " +
-         describe(a, b, k, "seq", std::string("f32 rne ") + toString(subnormalsOf(mode)), Placement::Dequant,
-                  Placement::Post, Relation::Bitwise);
+         describe(a, b, k, order == ReductionOrder::Seq ? "seq" : "any (the op leaves the order open)",
+                  std::string("f32 rne ") + toString(subnormalsOf(mode)), Placement::Dequant, Placement::Post,
+                  Relation::Bitwise);
 }
 
 /// "no certified table for e2m1 x e2m1, k = 4"
@@ -289,85 +303,107 @@ static std::string noTable(const ElementFormat &a, const ElementFormat &b, int k
   return "no certified table for " + a.name + " x " + b.name + ", k = " + std::to_string(k);
 }
 
-/// "(seq, f32 rne keep, dequant/post bitwise)"
-static std::string wanted(DenormalMode mode) {
-  return std::string("(seq, f32 rne ") + toString(subnormalsOf(mode)) + ", dequant/post bitwise)";
+/// "(seq or any, f32 rne keep, dequant/post bitwise)"
+static std::string wanted(DenormalMode mode, ReductionOrder order) {
+  return std::string("(") + (order == ReductionOrder::Seq ? "seq or any" : "any") + ", f32 rne " +
+         toString(subnormalsOf(mode)) + ", dequant/post bitwise)";
 }
 
-TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode) {
+TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                                     ReductionOrder order) {
   if (file_) {
     const certs::GuardTable &g = file_->table;
-    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k, mode);
+    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k, mode, order);
     if (why.empty()) return TableLookup{&*file_, "", false};
     return TableLookup{nullptr, "guard table '" + file_->path + "' does not fit this block: " + why, false};
   }
-  auto key = std::make_tuple(a.name, b.name, k, int(mode));
+  auto key = std::make_tuple(a.name, b.name, k, int(mode), int(order));
   auto it = cache_.find(key);
-  if (it != cache_.end()) return it->second.second;
-  auto &entry = cache_[key];
+  if (it != cache_.end()) return it->second;
+  TableLookup &entry = cache_[key];
   if (k > kMaxK)
-    entry.second.reason = noTable(a, b, k) + ": mxcert handles blocks of at most " + std::to_string(kMaxK) + " elements";
-  else if (index_)
-    lookupIndex(a, b, k, mode, entry);
+    entry.reason = noTable(a, b, k) + ": mxcert handles blocks of at most " + std::to_string(kMaxK) + " elements";
   else
-    lookupDirectory(a, b, k, mode, entry);
-  if (entry.first && entry.second.reason.empty() && !entry.second.error) {
+    entry = index_ ? lookupIndex(a, b, k, mode, order) : lookupDirectory(a, b, k, mode, order);
+  if (entry.table) {
     // The table's own configuration decides, not its file name or its index entry.
-    const certs::GuardTable &g = entry.first->table;
-    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k, mode);
-    if (why.empty())
-      entry.second.table = &*entry.first;
-    else
-      entry.second.reason = "guard table '" + entry.first->path + "' does not fit this block: " + why;
+    const certs::GuardTable &g = entry.table->table;
+    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k, mode, order);
+    if (!why.empty()) {
+      entry.reason = "guard table '" + entry.table->path + "' does not fit this block: " + why;
+      entry.table = nullptr;
+    }
   }
-  return entry.second;
+  return entry;
 }
 
-void GuardTableSource::lookupDirectory(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                                       std::pair<std::optional<LoadedTable>, TableLookup> &entry) {
-  std::string path = dir_ + "/" + tableFileName(a, b, k, mode);
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    entry.second.reason = noTable(a, b, k) + " " + wanted(mode) + " in '" + dir_ + "'; make one with `" +
-                          tableCommand(a, b, k, mode) + "` and pass guards=" + tableFileName(a, b, k, mode);
-    return;
+TableLookup GuardTableSource::lookupDirectory(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                                              ReductionOrder order) {
+  TableLookup r;
+  // Seq blocks: the seq table, else the any-order table; blocks of open order: the any-order table.
+  std::vector<ReductionOrder> trees = {order};
+  if (order == ReductionOrder::Seq) trees.push_back(ReductionOrder::Any);
+  std::string path;
+  for (ReductionOrder t : trees) {
+    std::string p = dir_ + "/" + tableFileName(a, b, k, mode, t);
+    std::error_code ec;
+    if (std::filesystem::exists(p, ec)) {
+      path = p;
+      break;
+    }
+  }
+  if (path.empty()) {
+    r.reason = noTable(a, b, k) + " " + wanted(mode, order) + " in '" + dir_ + "'; make one with `" +
+               tableCommand(a, b, k, mode, order) + "` and pass guards=" + tableFileName(a, b, k, mode, order);
+    return r;
+  }
+  if (auto f = files_.find(path); f != files_.end()) {
+    r.table = &f->second;
+    return r;
   }
   try {
-    entry.first = load(path);
+    r.table = &files_.emplace(path, load(path)).first->second;
   } catch (const std::exception &e) {
-    entry.second.reason = std::string("cannot read guard table: ") + e.what();
-    entry.second.error = true;
+    r.reason = std::string("cannot read guard table: ") + e.what();
+    r.error = true;
   }
+  return r;
 }
 
-void GuardTableSource::lookupIndex(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                                   std::pair<std::optional<LoadedTable>, TableLookup> &entry) {
+TableLookup GuardTableSource::lookupIndex(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                                          ReductionOrder order) {
+  TableLookup r;
   const certs::IndexEntry *use = nullptr, *uncertified = nullptr;
   for (const certs::IndexEntry &e : index_->entries) {
-    if (!mismatch(e.config, e.lhs, e.rhs, e.relation, a, b, k, mode).empty()) continue;
+    if (!mismatch(e.config, e.lhs, e.rhs, e.relation, a, b, k, mode, order).empty()) continue;
     if (e.certified()) {
       use = &e;
       break;
     }
     if (!uncertified) uncertified = &e;
   }
-  const std::string where = noTable(a, b, k) + " " + wanted(mode) + " in index '" + index_->path + "'";
+  const std::string where = noTable(a, b, k) + " " + wanted(mode, order) + " in index '" + index_->path + "'";
   if (!use && uncertified) {
     // Never read: an entry that is not certified is no table at all.
-    entry.second.reason = where + ": " + uncertified->label() + " has status " + uncertified->status;
-    return;
+    r.reason = where + ": " + uncertified->label() + " has status " + uncertified->status;
+    return r;
   }
   if (!use) {
-    entry.second.reason = where + " (no entry of this configuration); make one with `" + tableCommand(a, b, k, mode) +
-                          "` and pass guards=" + tableFileName(a, b, k, mode);
-    return;
+    r.reason = where + " (no entry of this configuration); make one with `" + tableCommand(a, b, k, mode, order) +
+               "` and pass guards=" + tableFileName(a, b, k, mode, order);
+    return r;
+  }
+  if (auto f = files_.find(use->path); f != files_.end()) {
+    r.table = &f->second;
+    return r;
   }
   try {
-    entry.first = loadEntry(*use);
+    r.table = &files_.emplace(use->path, loadEntry(*use)).first->second;
   } catch (const std::exception &e) {
-    entry.second.reason = std::string("cannot read guard table: ") + e.what();
-    entry.second.error = true;
+    r.reason = std::string("cannot read guard table: ") + e.what();
+    r.error = true;
   }
+  return r;
 }
 
 //===----------------------------------------------------------------------===//
@@ -411,16 +447,29 @@ struct BlockScale {
   std::optional<unsigned> code; ///< its code 0..255 when it is a compile-time constant
 };
 
-/// One MX block dot product in the form of SPEC §8.
+/// The op that sums the products of an MX block (docs/mlir.md, "What the pass matches").
+enum class RootKind {
+  Reduction,      ///< `vector.reduction <add>, P [, acc]`: the ordered sum (acc first)
+  MultiReduction, ///< `vector.multi_reduction <add>, P, acc [0]`: the order is the lowering's
+  Contract,       ///< `vector.contract` of A and B into a scalar: the order is the lowering's
+};
+
+/// One MX block dot product: SPEC §8's form, or the same products summed by another op.
 struct MxBlock {
-  vector::ReductionOp reduction;  ///< R = vector.reduction <add>, P
-  arith::MulFOp mul;              ///< P = arith.mulf A, B
+  Operation *root = nullptr;      ///< R: the op of `kind` (its one result is the f32 dot product)
+  RootKind kind = RootKind::Reduction;
+  arith::MulFOp mul;              ///< P = arith.mulf A, B (null for vector.contract, which multiplies)
   arith::ScalingExtFOp extA;      ///< A = arith.scaling_extf a, sa
   arith::ScalingExtFOp extB;      ///< B = arith.scaling_extf b, sb
   Value a, b;                     ///< the element vectors
   BlockScale sa, sb;              ///< their scales
   ElementFormat fa, fb;           ///< their formats
-  int k = 0;                      ///< the vector length
+  int k = 0;                      ///< the vector length (the number of products)
+  Value acc;                      ///< the accumulator, a constant +0.0 or -0.0 (null: none)
+  ReductionOrder order = ReductionOrder::Seq; ///< the trees the table must cover
+  /// The leaves of the table's dot product: the k products, and the accumulator as one more
+  /// (a zero product: +0 is the pair (+0, +0), -0 the pair (-0, +0); docs/mlir.md).
+  int leaves() const { return k + (acc ? 1 : 0); }
 };
 
 /// Why an operation carries fast-math flags ("" when it carries none).
@@ -496,60 +545,60 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, std::string &why
   return failure();
 }
 
-/// Matches an MX block rooted at `op`. Returns failure with `candidate` false when `op` is
-/// not an MX-like dot product at all (no remark: ordinary reductions are none of our
-/// business), and with `candidate` true and `why` set when it looks like one but must be
-/// left alone.
-FailureOr<MxBlock> matchMxBlock(vector::ReductionOp op, bool &candidate, std::string &why) {
-  candidate = false;
-  if (op.getKind() != vector::CombiningKind::ADD) return failure();
-  auto mul = op.getVector().getDefiningOp<arith::MulFOp>();
-  if (!mul) return failure();
-  auto extA = mul.getLhs().getDefiningOp<arith::ScalingExtFOp>();
-  auto extB = mul.getRhs().getDefiningOp<arith::ScalingExtFOp>();
-  if (!extA && !extB) return failure();
-  // The original computation we keep in a runtime guard's else branch is not matched again.
-  if (auto ifOp = dyn_cast<scf::IfOp>(op->getParentOp()))
-    if (ifOp->hasAttr(kGuardAttrName) && op->getParentRegion() == &ifOp.getElseRegion()) return failure();
-  candidate = true;
+/// Whether `op` lies in the else branch of a runtime guard this pass inserted (the original
+/// computation kept there is not matched again).
+bool insideGuardElse(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (auto ifOp = dyn_cast<scf::IfOp>(p))
+      if (ifOp->hasAttr(kGuardAttrName) && ifOp.getElseRegion().isAncestor(op->getParentRegion())) return true;
+  return false;
+}
 
+/// The sign of a constant f32 zero (true: -0.0), or nullopt when `v` is anything else.
+std::optional<bool> constantZeroSign(Value v) {
+  FloatAttr f;
+  if (!v || !matchPattern(v, m_Constant(&f)) || !f.getType().isF32() || !f.getValue().isZero()) return std::nullopt;
+  return f.getValue().isNegative();
+}
+
+/// The checks every root shares, once `m.root`, `m.kind`, `m.mul` (when there is one), the
+/// scaling_extf ops (either may be null), `m.k` and `m.acc` are set: not masked, no fast-math
+/// flags, a zero accumulator, both operands scaling_extf in f32 from MX element types, one
+/// scale per block. `vt` is the type of the vectors reduced (a fixed 1-D f32 vector).
+LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
+  Operation *op = m.root;
   if (isa<vector::MaskOp>(op->getParentOp())) {
-    why = "the reduction is masked (`vector.mask`)";
+    why = "the " + op->getName().getStringRef().str() + " is masked (`vector.mask`)";
     return failure();
   }
-  for (Operation *o : {op.getOperation(), mul.getOperation(), extA ? extA.getOperation() : nullptr,
-                       extB ? extB.getOperation() : nullptr})
+  for (Operation *o : {op, m.mul ? m.mul.getOperation() : nullptr, m.extA ? m.extA.getOperation() : nullptr,
+                       m.extB ? m.extB.getOperation() : nullptr})
     if (o) {
       why = fastMathReason(o);
       if (!why.empty()) return failure();
     }
-  if (op.getAcc()) {
-    why = "the reduction has an accumulator operand (the guard tables' semantics start from the first "
-          "product)";
+  if (m.acc && !constantZeroSign(m.acc)) {
+    why = "the accumulator is not a constant +0.0 or -0.0 (a certified table covers a zero accumulator as "
+          "one more leaf; any other start value is not an MX block dot product)";
     return failure();
   }
-  if (!extA || !extB) {
-    why = std::string("operand ") + (extA ? "b" : "a") + " of the `arith.mulf` is not an `arith.scaling_extf`";
+  if (!m.extA || !m.extB) {
+    why = std::string("operand ") + (m.extA ? "b" : "a") + " of the " +
+          (m.mul ? "`arith.mulf`" : "`vector.contract`") + " is not an `arith.scaling_extf`";
     return failure();
   }
-  auto vt = dyn_cast<VectorType>(op.getVector().getType());
   if (!vt || vt.getRank() != 1 || vt.isScalable()) {
     why = "the reduction is not over a fixed-length 1-D vector";
     return failure();
   }
-  if (!op.getType().isF32() || !vt.getElementType().isF32() ||
-      !getElementTypeOrSelf(extA.getType()).isF32() || !getElementTypeOrSelf(extB.getType()).isF32()) {
-    why = "the products and the reduction are " + typeStr(op.getType()) +
+  if (!op->getResult(0).getType().isF32() || !vt.getElementType().isF32() ||
+      !getElementTypeOrSelf(m.extA.getType()).isF32() || !getElementTypeOrSelf(m.extB.getType()).isF32()) {
+    why = "the products and the reduction are " + typeStr(op->getResult(0).getType()) +
           ", not f32 (the guard tables cover the f32 accumulator)";
     return failure();
   }
-  MxBlock m;
-  m.reduction = op;
-  m.mul = mul;
-  m.extA = extA;
-  m.extB = extB;
-  m.a = extA.getIn();
-  m.b = extB.getIn();
+  m.a = m.extA.getIn();
+  m.b = m.extB.getIn();
   m.k = int(vt.getNumElements());
   for (auto [v, side, fmt] : {std::tuple{m.a, "a", &m.fa}, std::tuple{m.b, "b", &m.fb}}) {
     Type et = getElementTypeOrSelf(v.getType());
@@ -561,12 +610,104 @@ FailureOr<MxBlock> matchMxBlock(vector::ReductionOp op, bool &candidate, std::st
     }
     *fmt = *f;
   }
-  FailureOr<BlockScale> sa = matchScale(extA.getScale(), "a", why);
+  FailureOr<BlockScale> sa = matchScale(m.extA.getScale(), "a", why);
   if (failed(sa)) return failure();
-  FailureOr<BlockScale> sb = matchScale(extB.getScale(), "b", why);
+  FailureOr<BlockScale> sb = matchScale(m.extB.getScale(), "b", why);
   if (failed(sb)) return failure();
   m.sa = *sa;
   m.sb = *sb;
+  return success();
+}
+
+/// A block rooted at `root` of `kind`, before its operands are matched.
+MxBlock blockOf(Operation *root, RootKind kind, ReductionOrder order, Value acc) {
+  MxBlock m;
+  m.root = root;
+  m.kind = kind;
+  m.order = order;
+  m.acc = acc;
+  return m;
+}
+
+/// The products P = arith.mulf(A, B) summed by a reduction: sets `m.mul` and the scaling_extf
+/// ops. Returns false (not a candidate) unless at least one factor is a scaling_extf.
+bool matchProducts(Value p, MxBlock &m) {
+  m.mul = p.getDefiningOp<arith::MulFOp>();
+  if (!m.mul) return false;
+  m.extA = m.mul.getLhs().getDefiningOp<arith::ScalingExtFOp>();
+  m.extB = m.mul.getRhs().getDefiningOp<arith::ScalingExtFOp>();
+  return m.extA || m.extB;
+}
+
+/// Matches an MX block rooted at `op`. Returns failure with `candidate` false when `op` is
+/// not an MX-like dot product at all (no remark: ordinary reductions are none of our
+/// business), and with `candidate` true and `why` set when it looks like one but must be
+/// left alone.
+FailureOr<MxBlock> matchMxBlock(vector::ReductionOp op, bool &candidate, std::string &why) {
+  candidate = false;
+  // Without `reassoc`, the ordered sum (acc first).
+  MxBlock m = blockOf(op, RootKind::Reduction, ReductionOrder::Seq, op.getAcc());
+  if (op.getKind() != vector::CombiningKind::ADD || !matchProducts(op.getVector(), m) || insideGuardElse(op))
+    return failure();
+  candidate = true;
+  if (failed(matchBlockOperands(m, dyn_cast<VectorType>(op.getVector().getType()), why))) return failure();
+  return m;
+}
+
+/// The same for `vector.multi_reduction <add>, P, acc [0]` of a 1-D P into a scalar.
+FailureOr<MxBlock> matchMxBlock(vector::MultiDimReductionOp op, bool &candidate, std::string &why) {
+  candidate = false;
+  MxBlock m = blockOf(op, RootKind::MultiReduction, ReductionOrder::Any, op.getAcc());  // the lowering's order
+  if (op.getKind() != vector::CombiningKind::ADD || !matchProducts(op.getSource(), m) || insideGuardElse(op))
+    return failure();
+  candidate = true;
+  auto vt = dyn_cast<VectorType>(op.getSource().getType());
+  if (vt && vt.getRank() != 1) {
+    why = "the vector.multi_reduction reduces a rank-" + std::to_string(vt.getRank()) +
+          " vector (the pass matches one dot product per op: a 1-D vector reduced to a scalar)";
+    return failure();
+  }
+  if (failed(matchBlockOperands(m, vt, why))) return failure();
+  return m;
+}
+
+/// The same for a `vector.contract` of two 1-D vectors into a scalar: indexing maps
+/// (d0) -> (d0), (d0) -> (d0), (d0) -> (), one reduction iterator, kind add.
+FailureOr<MxBlock> matchMxBlock(vector::ContractionOp op, bool &candidate, std::string &why) {
+  candidate = false;
+  MxBlock m = blockOf(op, RootKind::Contract, ReductionOrder::Any, op.getAcc());  // the lowering's order
+  m.extA = op.getLhs().getDefiningOp<arith::ScalingExtFOp>();
+  m.extB = op.getRhs().getDefiningOp<arith::ScalingExtFOp>();
+  if ((!m.extA && !m.extB) || insideGuardElse(op)) return failure();
+  candidate = true;
+  if (op.getKind() != vector::CombiningKind::ADD) {
+    why = "the vector.contract combines with <" + vector::stringifyCombiningKind(op.getKind()).str() + ">, not <add>";
+    return failure();
+  }
+  auto lt = dyn_cast<VectorType>(op.getLhs().getType());
+  auto rt = dyn_cast<VectorType>(op.getRhs().getType());
+  if (isa<VectorType>(op.getResultType()) || !lt || !rt || lt.getRank() != 1 || rt.getRank() != 1) {
+    why = "the vector.contract has parallel dimensions (a tile of dot products; the pass matches one dot "
+          "product per op: two 1-D vectors contracted into a scalar)";
+    return failure();
+  }
+  MLIRContext *ctx = op.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx), toScalar = AffineMap::get(1, 0, ctx);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps.size() != 3 || maps[0] != id || maps[1] != id || maps[2] != toScalar) {
+    why = "the vector.contract's indexing maps are not those of a dot product, (d0) -> (d0), (d0) -> (d0), "
+          "(d0) -> ()";
+    return failure();
+  }
+  if (op.getIteratorTypesArray() != SmallVector<vector::IteratorType>{vector::IteratorType::reduction}) {
+    why = "the vector.contract's one dimension is not a reduction";
+    return failure();
+  }
+  if (lt != rt) {
+    why = "the vector.contract's operands have different types";
+    return failure();
+  }
+  if (failed(matchBlockOperands(m, lt, why))) return failure();
   return m;
 }
 
@@ -656,7 +797,10 @@ std::string tinyValuesInside(const Guard &g, const ElementFormat &fa, const Elem
   return "";
 }
 
-/// The post placement: R = rnd_f32(2^e * D), D = Seq_i rnd_f32(a_i * b_i). `e` is an i32
+/// The post placement: R = rnd_f32(2^e * D), D the block's own sum of the exact products
+/// p_i = rnd(a_i * b_i) (and of its zero accumulator): the root op cloned onto the unscaled
+/// operands, so that D is summed by the same op, in the same order, as the original (Seq for
+/// vector.reduction; the lowering's choice for the others, the same for both). `e` is an i32
 /// value, or `eConst` when the codes are constants. `scaling` (postScaling of the e values
 /// this code can meet) says whether 2^e is an f32 (normal only, or also subnormal) or an f64.
 Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, std::optional<int> eConst,
@@ -664,8 +808,14 @@ Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, std::opti
   auto vf32 = VectorType::get({m.k}, b.getF32Type());
   Value a32 = arith::ExtFOp::create(b, loc, vf32, m.a, arith::FastMathFlagsAttr());  // exact
   Value b32 = arith::ExtFOp::create(b, loc, vf32, m.b, arith::FastMathFlagsAttr());  // exact
-  Value p = arith::MulFOp::create(b, loc, a32, b32);  // exact: products of MX elements fit f32
-  Value d = vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, p);  // ordered: seq
+  IRMapping map;
+  if (m.kind == RootKind::Contract) {
+    map.map(m.extA->getResult(0), a32);  // the contract multiplies: p_i exact
+    map.map(m.extB->getResult(0), b32);
+  } else {
+    map.map(m.mul->getResult(0), arith::MulFOp::create(b, loc, a32, b32).getResult());  // exact products
+  }
+  Value d = b.clone(*m.root, map)->getResult(0);
   if (scaling != PostScaling::F64) {
     Type i32 = b.getI32Type();
     auto cst = [&](int v) { return arith::ConstantIntOp::create(b, loc, i32, int64_t(v)); };
@@ -728,13 +878,15 @@ void eraseDeadChain(RewriterBase &rewriter, Operation *op) {
   for (Operation *d : producers) eraseDeadChain(rewriter, d);
 }
 
-/// The pattern: a matched MX block is rewritten to post (static), guarded (runtime), or left
-/// unchanged with a remark.
-struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
-  MxScalePlacementPattern(MLIRContext *ctx, MxScalePlacementState &state)
-      : OpRewritePattern(ctx), state(state) {}
+/// What the patterns share: a matched MX block is rewritten to post (static), guarded
+/// (runtime), or left unchanged with a remark.
+class MxBlockRewriter {
+public:
+  explicit MxBlockRewriter(MxScalePlacementState &state) : state(state) {}
 
-  LogicalResult matchAndRewrite(vector::ReductionOp op, PatternRewriter &rewriter) const override {
+  /// Decides and rewrites the block rooted at `op` (see the patterns below).
+  template <typename OpT>
+  LogicalResult matchAndRewriteRoot(OpT op, PatternRewriter &rewriter) const {
     if (state.mode == PlacementMode::Off) return rewriter.notifyMatchFailure(op, "mode=off");
     bool candidate = false;
     std::string why;
@@ -743,6 +895,13 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
       if (!candidate) return rewriter.notifyMatchFailure(op, "not an MX block dot product");
       return leave(op, rewriter, why);
     }
+    return rewriteBlock(op, *m, rewriter);
+  }
+
+private:
+  /// The decision and the rewrite of a matched block rooted at `op`.
+  LogicalResult rewriteBlock(Operation *op, const MxBlock &blk, PatternRewriter &rewriter) const {
+    const MxBlock *m = &blk;
     // The floating-point environment: the pass option, the function's LLVM attributes, or
     // ieee. Only tables certified for that mode decide (never an ieee table under ftz/daz).
     std::string fnAttr, fnWhy;
@@ -759,7 +918,7 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
          : fnMode       ? ": the function's " + fnAttr
                         : ": the default, no option or function attribute") +
         "]";
-    TableLookup t = state.tables->lookup(m->fa, m->fb, m->k, dm);
+    TableLookup t = state.tables->lookup(m->fa, m->fb, m->leaves(), dm, m->order);
     if (!t.table) {
       if (t.error) return fail(op, rewriter, t.reason);
       return leave(op, rewriter, t.reason + modeNote);
@@ -808,7 +967,7 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
       remark(op, "rewrote dequant to post: " + codes + " lie in " + agreeSet + guardText + " of " +
                      tableName + modeNote);
       rewriter.setInsertionPoint(op);
-      Value r = buildPost(rewriter, op.getLoc(), *m, Value(), e, postScaling(e, e, dm));
+      Value r = buildPost(rewriter, op->getLoc(), *m, Value(), e, postScaling(e, e, dm));
       replaceAndClean(rewriter, *m, r);
       return success();
     }
@@ -816,13 +975,12 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
     // Runtime guard: post where the codes lie in the agree set, the original ops elsewhere.
     remark(op, "inserted a runtime guard: post where (xa, xb) lies in " + agreeSet + guardText +
                    " of " + tableName + ", dequant elsewhere" + modeNote);
-    Location loc = op.getLoc();
+    Location loc = op->getLoc();
     rewriter.setInsertionPoint(op);
     Value xaV = codeI32(rewriter, loc, m->sa), xbV = codeI32(rewriter, loc, m->sb);
     Value e = arith::SubIOp::create(rewriter, loc, arith::AddIOp::create(rewriter, loc, xaV, xbV),
                                     arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 254));
     Value cond = buildGuardCondition(rewriter, loc, guard, xaV, xbV, e);
-    const MxBlock &blk = *m;
     const auto [eLo, eHi] = eRange(guard);
     const PostScaling scaling = postScaling(eLo, eHi, dm);
     auto ifOp = scf::IfOp::create(
@@ -834,8 +992,8 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
           IRMapping map;
           b.clone(*blk.extA, map);
           if (blk.extB != blk.extA) b.clone(*blk.extB, map);
-          b.clone(*blk.mul, map);
-          Operation *red = b.clone(*blk.reduction, map);
+          if (blk.mul) b.clone(*blk.mul, map);
+          Operation *red = b.clone(*blk.root, map);
           scf::YieldOp::create(b, l, red->getResult(0));
         });
     ifOp->setAttr(kGuardAttrName, rewriter.getStringAttr(guard.str()));
@@ -844,30 +1002,43 @@ struct MxScalePlacementPattern : OpRewritePattern<vector::ReductionOp> {
     return success();
   }
 
-private:
   /// Emits a remark (when enabled) prefixed with the pass name.
   void remark(Operation *op, const std::string &msg) const {
     if (state.emitRemarks) mlir::emitRemark(op->getLoc(), "mx-scale-placement: ") << msg;
   }
   /// Reports an error (the pass then fails: no output, never a silent rewrite).
-  LogicalResult fail(vector::ReductionOp op, PatternRewriter &rewriter, const std::string &why) const {
+  LogicalResult fail(Operation *op, PatternRewriter &rewriter, const std::string &why) const {
     state.hadError = true;
     mlir::emitError(op->getLoc(), "mx-scale-placement: ") << why;
     return rewriter.notifyMatchFailure(op, why);
   }
   /// Leaves the block unchanged, saying why.
-  LogicalResult leave(vector::ReductionOp op, PatternRewriter &rewriter, const std::string &why) const {
+  LogicalResult leave(Operation *op, PatternRewriter &rewriter, const std::string &why) const {
     remark(op, "left unchanged: " + why);
     return rewriter.notifyMatchFailure(op, why);
   }
-  /// Replaces the reduction by `r` and erases the original ops that nothing else uses.
+  /// Replaces the root by `r` and erases the original ops that nothing else uses.
   static void replaceAndClean(PatternRewriter &rewriter, const MxBlock &m, Value r) {
-    Operation *mul = m.mul;
-    rewriter.replaceOp(m.reduction, r);
-    eraseDeadChain(rewriter, mul);
+    SmallVector<Operation *> producers;
+    for (Value v : m.root->getOperands())
+      if (Operation *d = v.getDefiningOp()) producers.push_back(d);
+    rewriter.replaceOp(m.root, r);
+    for (Operation *d : producers) eraseDeadChain(rewriter, d);
   }
 
   MxScalePlacementState &state; ///< options, tables and the error flag of the running pass
+};
+
+/// The pattern rooted at each op that sums MX products: `vector.reduction`,
+/// `vector.multi_reduction`, `vector.contract`.
+template <typename OpT>
+struct MxScalePlacementPattern : OpRewritePattern<OpT> {
+  MxScalePlacementPattern(MLIRContext *ctx, MxScalePlacementState &state)
+      : OpRewritePattern<OpT>(ctx), rewriter_(state) {}
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const override {
+    return rewriter_.matchAndRewriteRoot(op, rewriter);
+  }
+  MxBlockRewriter rewriter_; ///< the shared decision and rewrite
 };
 
 //===----------------------------------------------------------------------===//
@@ -975,7 +1146,8 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
 }  // namespace
 
 void populateMxScalePlacementPatterns(RewritePatternSet &patterns, MxScalePlacementState &state) {
-  patterns.add<MxScalePlacementPattern>(patterns.getContext(), state);
+  patterns.add<MxScalePlacementPattern<vector::ReductionOp>, MxScalePlacementPattern<vector::MultiDimReductionOp>,
+               MxScalePlacementPattern<vector::ContractionOp>>(patterns.getContext(), state);
 }
 
 std::unique_ptr<Pass> createMxScalePlacementPass() { return std::make_unique<MxScalePlacementPass>(); }

@@ -10,7 +10,10 @@
 //   %R = vector.reduction <add>, %P : vector<Kxf32> into f32
 //
 // (a scale may also be a broadcast `vector<1xf8E8M0FNU>`, i8 bits broadcast and bitcast to
-// f8E8M0FNU, or a splat constant: one 8-bit code per block, docs/mlir.md),
+// f8E8M0FNU, or a splat constant: one 8-bit code per block; the products may also be summed
+// from a constant +0.0 / -0.0 accumulator, by `vector.multi_reduction`, or by a 1-D
+// `vector.contract`, served by tables over K + 1 leaves, of every order where the op leaves
+// the order open: docs/mlir.md),
 // whose meaning is the `dequant` placement over the `seq` tree in f32, rne, with subnormals as
 // the denormal mode says (the option `denormal`, or the function's LLVM attribute; kept by
 // default):
@@ -89,6 +92,16 @@ std::optional<DenormalMode> denormalModeOfLLVM(const std::string &value, std::st
 /// model or two attributes disagree.
 std::optional<DenormalMode> functionDenormalMode(mlir::Operation *op, std::string &attr, std::string &why);
 
+/// Which reduction trees a table must cover for a block (docs/mlir.md, "What the pass matches").
+enum class ReductionOrder {
+  Seq, ///< the op fixes the ordered sum ((t_0 + t_1) + t_2) + ...: a seq table or an any-order table
+  Any, ///< the op leaves the order to its lowering (`vector.contract`, `vector.multi_reduction`): an
+       ///< any-order table (every tree, `--tree any` or `any:N`)
+};
+
+/// "seq" or "any".
+const char *toString(ReductionOrder o);
+
 /// A guard table read from a file, with the file it came from and whether it may be used.
 struct LoadedTable {
   std::string path;        ///< the file the table was read from
@@ -138,13 +151,14 @@ public:
   /// Tables are looked up by configuration in `dir`.
   static std::unique_ptr<GuardTableSource> fromDirectory(const std::string &dir, const TrustOptions &trust);
 
-  /// The table for a block of `k` element pairs of formats `a` and `b` (f32, rne, seq,
-  /// dequant/post, bitwise, subnormals as `mode` requires: never a table of another mode),
-  /// or the reason there is none. Tables are read once and cached.
+  /// The table for a block of `k` leaves of formats `a` and `b` (f32, rne, dequant/post,
+  /// bitwise, subnormals as `mode` requires: never a table of another mode; a seq table or an
+  /// any-order table for `order` Seq, an any-order table for Any), or the reason there is
+  /// none. Tables are read once and cached.
   /// Only the configuration is compared: nothing is verified yet. Through an index: the
   /// first certified entry (in index order) whose configuration, placements and relation
   /// fit; an entry that fits but is not certified is never read (the reason names it).
-  TableLookup lookup(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode);
+  TableLookup lookup(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode, ReductionOrder order);
 
   /// Decides whether `t` may decide rewrites: a certificate must pass the checker
   /// (`mxcert check`, cached by content hash: see TableCheck.h), then its trust is
@@ -154,10 +168,14 @@ public:
   /// warning to report (the check cache could not be written).
   mlir::LogicalResult admit(LoadedTable &t, std::string &error, std::string &warning);
 
-  /// The file a directory lookup reads for a block (certs::tableFileName of its configuration).
-  static std::string tableFileName(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode);
-  /// The `mxcert table` command that makes the table for a block.
-  static std::string tableCommand(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode);
+  /// The file name (certs::tableFileName) of the table of tree `tree` ("seq" or "any") for a
+  /// block; a directory lookup reads the seq file, then the any file, for order Seq, and
+  /// only the any file for order Any.
+  static std::string tableFileName(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                                   ReductionOrder tree);
+  /// The `mxcert table` command that makes the table of tree `tree` for a block.
+  static std::string tableCommand(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                                  ReductionOrder tree);
 
 private:
   explicit GuardTableSource(const TrustOptions &trust) : allowUncertified_(trust.allowUncertified), checker_(trust.check) {}
@@ -169,25 +187,29 @@ private:
   /// must be exactly the entry's table); throws SchemaError naming the entry.
   static LoadedTable loadEntry(const certs::IndexEntry &e);
   /// Why a table of configuration `c`, placements `lhs`/`rhs` and relation `rel` cannot
-  /// serve a block (a, b, k), or "" when it can.
+  /// serve a block (a, b, k, mode, order), or "" when it can.
   static std::string mismatch(const ModelConfig &c, Placement lhs, Placement rhs, Relation rel,
-                              const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode);
-  /// The table for (a, b, k, mode) through the index: fills `entry` (see lookup).
-  void lookupIndex(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                   std::pair<std::optional<LoadedTable>, TableLookup> &entry);
-  /// The table for (a, b, k, mode) in the directory: fills `entry` (see lookup).
-  void lookupDirectory(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                       std::pair<std::optional<LoadedTable>, TableLookup> &entry);
+                              const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                              ReductionOrder order);
+  /// The table for (a, b, k, mode, order) through the index (see lookup): the table read into
+  /// files_ (its configuration not yet compared), or the reason there is none.
+  TableLookup lookupIndex(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                          ReductionOrder order);
+  /// The same in the directory.
+  TableLookup lookupDirectory(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                              ReductionOrder order);
 
   std::optional<LoadedTable> file_;       ///< the explicit table (guards=FILE), if any
   std::optional<certs::SweepIndex> index_; ///< the sweep index (guards=INDEX), if any
   std::string dir_;                       ///< the table directory (when neither)
   bool allowUncertified_ = false;         ///< allow-uncertified=true
   TableChecker checker_;                  ///< verifies certificates
-  /// Directory and index lookups already done, by (a, b, k, mode): the table, or the reason
-  /// there is none.
-  std::map<std::tuple<std::string, std::string, int, int>, std::pair<std::optional<LoadedTable>, TableLookup>>
-      cache_;
+  /// The tables read so far, by path (one LoadedTable per file, so that a file two lookups
+  /// find is read and admitted once).
+  std::map<std::string, LoadedTable> files_;
+  /// Directory and index lookups already done, by (a, b, k, mode, order): the table (in
+  /// files_), or the reason there is none.
+  std::map<std::tuple<std::string, std::string, int, int, int>, TableLookup> cache_;
 };
 
 /// What the rewrite patterns share with the pass that runs them.
@@ -200,8 +222,10 @@ struct MxScalePlacementState {
   bool hadError = false;                    ///< set when a pattern emitted an error
 };
 
-/// Adds the pattern that rewrites matched MX block dot products (rooted at
-/// `vector.reduction`). `state` must outlive the pattern set. Driven once per op (as
+/// Adds the patterns that rewrite matched MX block dot products, rooted at the op that sums
+/// the products: `vector.reduction` (with or without a zero accumulator),
+/// `vector.multi_reduction` and 1-D `vector.contract` (docs/mlir.md, "What the pass
+/// matches"). `state` must outlive the pattern set. Driven once per op (as
 /// `walkAndApplyPatterns` does), every decision is reported exactly once.
 void populateMxScalePlacementPatterns(mlir::RewritePatternSet &patterns, MxScalePlacementState &state);
 

@@ -30,11 +30,15 @@ namespace mxcert::mlir_pass {
 /// Adds the three patterns described above.
 void populateMxNarrowFloatLoweringPatterns(mlir::RewritePatternSet &patterns);
 
-/// Creates `--mx-lower-narrow-floats`, which applies those patterns (greedily).
+/// Creates `--mx-lower-narrow-floats`, which applies those patterns (greedily, without
+/// folding: upstream folds `arith.extf` of the f8E8M0FNU NaN constant to +inf).
 std::unique_ptr<mlir::Pass> createMxLowerNarrowFloatsPass();
 
-/// Builds the `--mx-to-llvm` pipeline: mx-lower-narrow-floats, then the upstream conversions
-/// of arith, vector, scf, memref, index, func and cf to the LLVM dialect.
+/// Builds the `--mx-to-llvm` pipeline: mx-lower-narrow-floats, upstream's
+/// lower-vector-multi-reduction (inner reductions: a 1-D vector.multi_reduction becomes the
+/// ordered vector.reduction from its accumulator), then the upstream conversions of arith,
+/// vector (vector.contract of 1-D operands: the ordered reduction from its accumulator), scf,
+/// memref, index, func and cf to the LLVM dialect.
 void buildMxToLLVMPipeline(mlir::OpPassManager &pm);
 
 /// Registers `--mx-lower-narrow-floats` and the `--mx-to-llvm` pipeline.

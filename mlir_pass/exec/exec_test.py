@@ -77,8 +77,12 @@ def canonical(bits):
     return [0x7FC00000 if (x & 0x7F800000) == 0x7F800000 and (x & 0x7FFFFF) else x for x in bits]
 
 
-def table_path(tables, fmt, k, subnormals="keep"):
-    return os.path.join(tables, "%sx%s_f32_rne_%s_k%d_seq_dequant-post_bitwise.json" % (fmt, fmt, subnormals, k))
+def table_path(tables, fmt, k, subnormals="keep", acc=None):
+    """The committed table the pass uses: seq over k, or with a zero accumulator every tree over
+    k + 1 leaves (the pass looks up the seq file first, and no seq k + 1 table is committed)."""
+    if acc is None:
+        return os.path.join(tables, "%sx%s_f32_rne_%s_k%d_seq_dequant-post_bitwise.json" % (fmt, fmt, subnormals, k))
+    return os.path.join(tables, "%sx%s_f32_rne_%s_k%d_any_dequant-post_bitwise.json" % (fmt, fmt, subnormals, k + 1))
 
 
 def guard_contains(regions, xa, xb):
@@ -140,18 +144,25 @@ def build_vectors(fmt, k, table, all_vectors=False, denormal="ieee", quick=False
     return out
 
 
-def check_one(args, fmt, k):
-    """Runs the three lowerings for one (format, K); returns (counts dict, mismatch lines)."""
+def check_one(args, fmt, k, form="reduction", acc=None):
+    """Runs the three lowerings for one (format, K, form); returns (counts dict, mismatch lines)."""
     t0 = time.time()
-    work = mx.ensure_dir(os.path.join(args.workdir, "k%d" % k))
+    work = mx.ensure_dir(os.path.join(args.workdir, "k%d" % k if form == "reduction" else "k%d-%s%s" % (k, form, acc)))
     sub = mx.SUBNORMALS[args.denormal]
-    with open(table_path(args.tables, fmt, k, sub)) as f:
+    with open(table_path(args.tables, fmt, k, sub, acc)) as f:
         table = json.load(f)
-    vectors = build_vectors(fmt, k, table, args.all_vectors, args.denormal, args.quick)
+    # With an accumulator the table's witnesses have k + 1 elements; the vectors are K long, so
+    # the seq K table's witnesses (where there is one) are used.
+    wit = table
+    if acc is not None:
+        seq = table_path(args.tables, fmt, k, sub)
+        wit = json.load(open(seq)) if os.path.exists(seq) else {}
+    vectors = build_vectors(fmt, k, wit, args.all_vectors, args.denormal, args.quick)
     pairs = static_pairs(table["agree"])
     src = os.path.join(work, "input.mlir")
     with open(src, "w") as f:
-        f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form, args.denormal))
+        f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form, args.denormal,
+                                 form=form, acc=acc))
     runner_libs = args.runner_libs + ("," + args.fpenv_lib if args.denormal != "ieee" else "")
     # A compact table claiming every finite pair: the post branch runs wherever it can.
     post_all = os.path.join(work, "post_all.json")
@@ -201,7 +212,7 @@ def check_one(args, fmt, k):
         plain = os.path.join(work, "input-ieee.mlir")
         with open(plain, "w") as f:
             f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form,
-                                     args.denormal, attrs=False))
+                                     args.denormal, attrs=False, form=form, acc=acc))
         wrong_ir = os.path.join(work, "wrong-mode.mlir")
         mx.lower(args.mxcert_opt, plain, wrong_ir, ["--mx-scale-placement=" + ieee_trust])
         with open(wrong_ir) as f:
@@ -226,8 +237,11 @@ def check_one(args, fmt, k):
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         # Only the placements some lowering is compared with (no post without post-all).
         wanted = tuple(sorted({v[2] for v in variants}))
-        models = list(ex.map(lambda v: mx.model_bits(args.mxcert, fmt, fmt, k, v[1], v[2], wanted, subnormals=sub),
-                             vectors))
+        # With an accumulator: the seq tree over k + 1 leaves, the accumulator first (as
+        # --mx-to-llvm sums; the table covers every tree).
+        models = list(ex.map(lambda v: mx.model_bits(args.mxcert, fmt, fmt, k + (acc is not None),
+                                                     *mx.model_leaves(fmt, fmt, v[1], v[2], acc), wanted,
+                                                     subnormals=sub), vectors))
 
     t_model = time.time() - t0 - t_jit
     counts = {v[0]: 0 for v in variants}
@@ -262,7 +276,10 @@ def check_one(args, fmt, k):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--format", required=True, choices=sorted(mx.FORMATS))
-    ap.add_argument("--k", default="1,2,32")
+    ap.add_argument("--k", default="1,2,32",
+                    help="the vector lengths, each K or K:FORM:ACC, FORM one of %s and ACC +0 or -0 "
+                         "(the op that sums the products and its zero accumulator; default: SPEC \u00a78's "
+                         "vector.reduction without one)" % ", ".join(mx.FORMS[1:]))
     ap.add_argument("--scale-form", default="scalar", choices=mx.SCALE_FORMS,
                     help="how the block scales are written: a broadcast f8E8M0FNU scalar (SPEC §8), "
                          "a broadcast vector<1xf8E8M0FNU>, or a broadcast i8 bitcast to f8E8M0FNU")
@@ -293,20 +310,26 @@ def main():
     mx.ensure_dir(args.workdir)
     failed = False
     all_summaries = {}
-    for k in [int(x) for x in args.k.split(",")]:
-        summary, problems = check_one(args, args.format, k)
+    for spec in args.k.split(","):
+        ks, _, form_text = spec.partition(":")
+        k = int(ks)
+        try:
+            form, acc = mx.parse_form(form_text or "reduction")
+        except ValueError as e:
+            ap.error("--k %s: %s" % (spec, e))
+        summary, problems = check_one(args, args.format, k, form, acc)
         for p in problems:
             print("MISMATCH " + p if "got" in p else "PROBLEM " + p)
         if summary is None or problems:
             failed = True
         if summary:
-            all_summaries["k%d" % k] = summary
+            all_summaries["k%d" % k if form == "reduction" else "k%d-%s%s" % (k, form, acc)] = summary
             m, s = summary["mismatches"], summary["static_mismatches"]
             wrong = (", the ieee table's rewrite (must differ) %d + %d constant" % (m["wrong-mode"], s["wrong-mode"])
                      if "wrong-mode" in m else "")
-            print("%s k=%d, scales as %s, denormal mode %s: %d vectors x %d code pairs (+ %d constant-scale pairs, %d rewritten statically); "
+            print("%s k=%d%s, scales as %s, denormal mode %s: %d vectors x %d code pairs (+ %d constant-scale pairs, %d rewritten statically); "
                   "mismatches: original %d, rewritten %d, post-all %s; constant scales: original %d, rewritten %d, "
-                  "post-all %s%s (%.0f s: lower+JIT %.0f, model %.0f)" % (args.format, k, args.scale_form, args.denormal, summary["vectors"], summary["pairs"], summary["static_pairs"],
+                  "post-all %s%s (%.0f s: lower+JIT %.0f, model %.0f)" % (args.format, k, "" if form == "reduction" else " as %s with accumulator %s" % (form, acc), args.scale_form, args.denormal, summary["vectors"], summary["pairs"], summary["static_pairs"],
                                    summary["static_rewritten"], m["original"], m["rewritten"], m.get("post-all", "not run"),
                                    s["original"], s["rewritten"], s.get("post-all", "not run"), wrong,
                                    summary["seconds"]["total"], summary["seconds"]["lower_and_jit"],

@@ -87,10 +87,40 @@ def scale_lines(var, code_var, vs, k, form):
     raise ValueError("unknown scale form %r" % form)
 
 
-def dot_function(name, fmt_a, fmt_b, k, scales=None, fastmath="", scale_form="scalar"):
+# The ops that sum a block's products (docs/mlir.md, "What the pass matches"): SPEC §8's
+# vector.reduction, and with a constant zero accumulator ("+0" or "-0") the same reduction
+# (acc first), vector.multi_reduction and a 1-D vector.contract (the order is the lowering's;
+# --mx-to-llvm sums acc first).
+FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract")
+
+
+def parse_form(text):
+    """"FORM" or "FORM:ACC" (ACC "+0" or "-0") -> (form, acc or None); reduction has no acc,
+    the others need one."""
+    form, _, acc = text.partition(":")
+    if form not in FORMS:
+        raise ValueError("unknown form %r (expected one of %s)" % (form, ", ".join(FORMS)))
+    if form == "reduction":
+        if acc:
+            raise ValueError("form reduction takes no accumulator (use reduction-acc)")
+        return form, None
+    if acc not in ("+0", "-0"):
+        raise ValueError("form %s needs an accumulator, +0 or -0 (e.g. %s:-0)" % (form, form))
+    return form, acc
+
+
+def model_leaves(fmt_a, fmt_b, a, b, acc):
+    """The element vectors of the table's dot product: the accumulator is one more leaf, first
+    (the order --mx-to-llvm sums in): +0 is the product of the codes (+0, +0), -0 of (-0, +0)."""
+    if acc is None:
+        return list(a), list(b)
+    return [sign_bit(fmt_a) if acc == "-0" else 0] + list(a), [0] + list(b)
+
+
+def dot_function(name, fmt_a, fmt_b, k, scales=None, fastmath="", scale_form="scalar", form="reduction", acc=None):
     """The SPEC §8 block dot product. scales=None: the codes are function arguments; otherwise
     a pair of constant codes (xa, xb). scale_form: how the block scales are written
-    (scale_lines)."""
+    (scale_lines). form, acc: the op that sums the products (FORMS) and its zero accumulator."""
     ta, tb = FORMATS[fmt_a]["mlir"], FORMATS[fmt_b]["mlir"]
     va, vb, vs = "vector<%dx%s>" % (k, ta), "vector<%dx%s>" % (k, tb), "vector<%dxf8E8M0FNU>" % k
     vf = "vector<%dxf32>" % k
@@ -106,11 +136,24 @@ def dot_function(name, fmt_a, fmt_b, k, scales=None, fastmath="", scale_form="sc
     lines += [
         "  %%A = arith.scaling_extf %%a, %%sav : %s, %s to %s" % (va, vs, vf),
         "  %%B = arith.scaling_extf %%b, %%sbv : %s, %s to %s" % (vb, vs, vf),
-        "  %%P = arith.mulf %%A, %%B%s : %s" % (fm, vf),
-        "  %%R = vector.reduction <add>, %%P%s : %s into f32" % (fm, vf),
-        "  return %R : f32",
-        "}",
     ]
+    if acc is not None:
+        lines.append("  %%z = arith.constant %s : f32" % ("-0.0" if acc == "-0" else "0.0"))
+    if form != "contract":
+        lines.append("  %%P = arith.mulf %%A, %%B%s : %s" % (fm, vf))
+    if form == "reduction":
+        lines.append("  %%R = vector.reduction <add>, %%P%s : %s into f32" % (fm, vf))
+    elif form == "reduction-acc":
+        lines.append("  %%R = vector.reduction <add>, %%P, %%z%s : %s into f32" % (fm, vf))
+    elif form == "multi_reduction":
+        lines.append("  %%R = vector.multi_reduction <add>, %%P, %%z [0] : %s to f32" % vf)
+    elif form == "contract":
+        lines.append("  %%R = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, "
+                     "affine_map<(d0) -> ()>], iterator_types = [\"reduction\"], kind = #vector.kind<add>} "
+                     "%%A, %%B, %%z : %s, %s into f32" % (vf, vf))
+    else:
+        raise ValueError("unknown form %r" % form)
+    lines += ["  return %R : f32", "}"]
     return "\n".join(lines)
 
 
@@ -163,22 +206,25 @@ def with_denormal_attrs(text, denormal):
     return _FUNC_RE.sub(add, text)
 
 
-def driver_module(fmt_a, fmt_b, k, vectors, static_pairs, scale_form="scalar", denormal="ieee", attrs=True):
+def driver_module(fmt_a, fmt_b, k, vectors, static_pairs, scale_form="scalar", denormal="ieee", attrs=True,
+                  form="reduction", acc=None):
     """A module with @dot (variable scales), one @dot_s<j> per constant pair of static_pairs,
     and @main: for every vector, all 65536 code pairs through @dot, then every @dot_s<j>; each
     result's bits are printed with printMemrefI32 (two memrefs per vector). scale_form: how
-    the dot products write their block scales (scale_lines). denormal other than "ieee": @main
+    the dot products write their block scales (scale_lines); form, acc: the op that sums the
+    products (dot_function). denormal other than "ieee": @main
     first sets that environment (exec/fpenv.cpp, loaded with -shared-libs) and finally prints
     one more memref holding the MXCSR denormal bits in effect after the last dot product; with
     attrs, every function also says so to LLVM (with_denormal_attrs)."""
     ta, tb = FORMATS[fmt_a]["mlir"], FORMATS[fmt_b]["mlir"]
     va, vb = "vector<%dx%s>" % (k, ta), "vector<%dx%s>" % (k, tb)
-    out = ["func.func private @printMemrefI32(memref<*xi32>)", dot_function("dot", fmt_a, fmt_b, k, scale_form=scale_form)]
+    out = ["func.func private @printMemrefI32(memref<*xi32>)",
+           dot_function("dot", fmt_a, fmt_b, k, scale_form=scale_form, form=form, acc=acc)]
     if denormal != "ieee":
         out.insert(1, "func.func private @mxcert_set_denormal_mode(i32) -> i32\n"
                       "func.func private @mxcert_denormal_bits() -> i32")
     for j, p in enumerate(static_pairs):
-        out.append(dot_function("dot_s%d" % j, fmt_a, fmt_b, k, scales=p, scale_form=scale_form))
+        out.append(dot_function("dot_s%d" % j, fmt_a, fmt_b, k, scales=p, scale_form=scale_form, form=form, acc=acc))
     # @run_all: every code pair through @dot.
     out.append("""func.func @run_all(%%a: %(va)s, %%b: %(vb)s, %%buf: memref<%(n)dxi32>) {
   %%c0 = arith.constant 0 : index

@@ -12,7 +12,10 @@ mlir-runner. It probes:
   3. vector.reduction <add> (no accumulator) of negative zeros, k = 1, 2, 32 (SPEC §3: -0);
   4. the SPEC §8 dot product (e2m1, k = 2) for all 65536 code pairs on two vectors
      (-0,-0).(1,1) and (1,1).(1,1);
-  5. whether upstream lowers arith.extf from f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2 at all.
+  5. whether upstream lowers arith.extf from f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2 at all;
+  6. constant scales: arith.extf and arith.scaling_extf (element 1.0) of the constant codes
+     0x00, 0x7F, 0xFF, after upstream's --canonicalize (which folds them) and through the
+     project's pipeline (which must not let a fold decide: SPEC gives 2^-127, 1.0, NaN).
 The expected bits are computed here from SPEC §2-§5 (exact: Python floats hold every value
 involved exactly before the one rounding to f32), so this test needs neither the solver build
 nor `mxcert`. The project's pipeline must match everywhere (exit 1 otherwise); upstream's
@@ -155,6 +158,31 @@ VECTORS  return
 }
 """
 
+FOLD_CODES = (0x00, 0x7F, 0xFF)
+
+
+def _fold_module():
+    """@main prints extf(c) and scaling_extf(1.0, c) for the constant codes c of FOLD_CODES."""
+    lines = ["func.func private @printMemrefI32(memref<*xi32>)", "func.func @main() {",
+             "  %%buf = memref.alloc() : memref<%dxi32>" % (2 * len(FOLD_CODES)),
+             "  %one = arith.constant 1.0 : f4E2M1FN"]
+    n = len(FOLD_CODES)
+    for i, c in enumerate(FOLD_CODES):
+        lines += ["  %%c%d = arith.constant 0x%02X : f8E8M0FNU" % (i, c),
+                  "  %%x%d = arith.extf %%c%d : f8E8M0FNU to f32" % (i, i),
+                  "  %%y%d = arith.scaling_extf %%one, %%c%d : f4E2M1FN, f8E8M0FNU to f32" % (i, i)]
+        for j, v in ((i, "x%d" % i), (n + i, "y%d" % i)):
+            lines += ["  %%b%s = arith.bitcast %%%s : f32 to i32" % (v, v),
+                      "  %%i%s = arith.constant %d : index" % (v, j),
+                      "  memref.store %%b%s, %%buf[%%i%s] : memref<%dxi32>" % (v, v, 2 * n)]
+    lines += ["  %%u = memref.cast %%buf : memref<%dxi32> to memref<*xi32>" % (2 * n),
+              "  func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()",
+              "  memref.dealloc %%buf : memref<%dxi32>" % (2 * n), "  return", "}", ""]
+    return "\n".join(lines)
+
+
+FOLD_MODULE = _fold_module()
+
 DOT_VECTORS = [("(-0,-0).(1,1)", [0x8, 0x8], [0x2, 0x2]), ("(1,1).(1,1)", [0x2, 0x2], [0x2, 0x2])]
 
 
@@ -244,6 +272,29 @@ def main():
         if "arith." in open(p + ".mx").read():
             print("MISMATCH project (--mx-to-llvm): arith.extf %s -> f32 is not lowered" % t)
             failed = True
+    # 6. Constant scale codes, folded.
+    p = os.path.join(work, "fold.mlir")
+    with open(p, "w") as f:
+        f.write(FOLD_MODULE)
+    exp6 = [scale_bits(x) for x in FOLD_CODES] + [scaled_bits(0x2, x) for x in FOLD_CODES]
+    for pipeline, passes in (("project (--mx-to-llvm)", ["--mx-to-llvm"]),
+                             ("upstream (--canonicalize first)", ["--canonicalize"] + UPSTREAM)):
+        ll = p + (".mx" if passes == ["--mx-to-llvm"] else ".up")
+        mx.lower(args.mxcert_opt, p, ll, passes)
+        got = mx.jit(args.mlir_runner, args.runner_libs, ll)
+        if len(got) != 1 or len(got[0]) != len(exp6):
+            print("PROBLEM %s: constant scales: unexpected output %r" % (pipeline, got))
+            return 1
+        n, lines = describe("constant scale codes 0x00, 0x7F, 0xFF (extf, then scaling_extf of 1.0)", got[0], exp6,
+                            lambda i: "%s code 0x%02X" % ("extf" if i < len(FOLD_CODES) else "scaling_extf",
+                                                          FOLD_CODES[i % len(FOLD_CODES)]))
+        if passes == ["--mx-to-llvm"]:
+            print(("MISMATCH " if n else "ok       ") + pipeline + ": " + lines[0])
+            failed = failed or bool(n)
+        else:
+            print(("FINDING  " if n else "agrees   ") + pipeline + ": " + lines[0])
+        if n:
+            print("\n".join(lines[1:]))
     print("FAIL" if failed else "PASS")
     return 1 if failed else 0
 

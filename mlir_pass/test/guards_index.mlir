@@ -18,8 +18,8 @@
 // RUN: mxcert-opt %s --mx-scale-placement=guards=%t 2>&1 | FileCheck %s
 //
 // CHECK: remark: mx-scale-placement: inserted a runtime guard: post where (xa, xb) lies in the certified agree set {xa:0..252,xb:0..252,e:-147..122} of e2m1xe2m1_f32_rne_keep_k2_seq_dequant-post_bitwise.json, dequant elsewhere
-// CHECK: remark: mx-scale-placement: left unchanged: no certified table for e4m3 x e4m3, k = 32 (seq, f32 rne keep, dequant/post bitwise) in index '{{.*}}index.json': entry 1 (e4m3xe4m3_f32_rne_keep_k32_seq_dequant-post_bitwise) has status unknown
-// CHECK: remark: mx-scale-placement: left unchanged: no certified table for e2m1 x e2m1, k = 4 (seq, f32 rne keep, dequant/post bitwise) in index '{{.*}}index.json' (no entry of this configuration); make one with `mxcert table --a e2m1 --b e2m1 --acc f32 --k 4 --tree seq --lhs dequant --rhs post --relation bitwise -o e2m1xe2m1_f32_rne_keep_k4_seq_dequant-post_bitwise.json` and pass guards=e2m1xe2m1_f32_rne_keep_k4_seq_dequant-post_bitwise.json
+// CHECK: remark: mx-scale-placement: left unchanged: no certified table for e4m3 x e4m3, k = 32 (seq or any, f32 rne keep, dequant/post bitwise) in index '{{.*}}index.json': entry 1 (e4m3xe4m3_f32_rne_keep_k32_seq_dequant-post_bitwise) has status unknown
+// CHECK: remark: mx-scale-placement: left unchanged: no certified table for e2m1 x e2m1, k = 4 (seq or any, f32 rne keep, dequant/post bitwise) in index '{{.*}}index.json' (no entry of this configuration); make one with `mxcert table --a e2m1 --b e2m1 --acc f32 --k 4 --tree seq --lhs dequant --rhs post --relation bitwise -o e2m1xe2m1_f32_rne_keep_k4_seq_dequant-post_bitwise.json` and pass guards=e2m1xe2m1_f32_rne_keep_k4_seq_dequant-post_bitwise.json
 // CHECK-LABEL: func.func @e2m1_k2(
 // CHECK: scf.if
 // CHECK: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..122", mxcert.post = "f32"}

@@ -13,7 +13,7 @@ func.func @k4(%a: vector<4xf4E2M1FN>, %b: vector<4xf4E2M1FN>, %sa: f8E8M0FNU, %s
   %A = arith.scaling_extf %a, %sav : vector<4xf4E2M1FN>, vector<4xf8E8M0FNU> to vector<4xf32>
   %B = arith.scaling_extf %b, %sbv : vector<4xf4E2M1FN>, vector<4xf8E8M0FNU> to vector<4xf32>
   %P = arith.mulf %A, %B : vector<4xf32>
-  // expected-remark-re @below {{left unchanged: no certified table for e2m1 x e2m1, k = 4 (seq, f32 rne keep, dequant/post bitwise) in '{{.*}}'; make one with `mxcert table --a e2m1 --b e2m1 --acc f32 --k 4 --tree seq --lhs dequant --rhs post --relation bitwise -o e2m1xe2m1_f32_rne_keep_k4_seq_dequant-post_bitwise.json` and pass guards=e2m1xe2m1_f32_rne_keep_k4_seq_dequant-post_bitwise.json}}
+  // expected-remark-re @below {{left unchanged: no certified table for e2m1 x e2m1, k = 4 (seq or any, f32 rne keep, dequant/post bitwise) in '{{.*}}'; make one with `mxcert table --a e2m1 --b e2m1 --acc f32 --k 4 --tree seq --lhs dequant --rhs post --relation bitwise -o e2m1xe2m1_f32_rne_keep_k4_seq_dequant-post_bitwise.json` and pass guards=e2m1xe2m1_f32_rne_keep_k4_seq_dequant-post_bitwise.json}}
   %R = vector.reduction <add>, %P : vector<4xf32> into f32
   return %R : f32
 }
@@ -21,15 +21,15 @@ func.func @k4(%a: vector<4xf4E2M1FN>, %b: vector<4xf4E2M1FN>, %sa: f8E8M0FNU, %s
 // -----
 
 // Constant codes do not help without a table.
-// CHECK-LABEL: func.func @k16_constant(
+// CHECK-LABEL: func.func @k8_constant(
 // CHECK: arith.scaling_extf
-func.func @k16_constant(%a: vector<16xf8E4M3FN>, %b: vector<16xf8E4M3FN>) -> f32 {
-  %sav = arith.constant dense<0x7F> : vector<16xf8E8M0FNU>
-  %A = arith.scaling_extf %a, %sav : vector<16xf8E4M3FN>, vector<16xf8E8M0FNU> to vector<16xf32>
-  %B = arith.scaling_extf %b, %sav : vector<16xf8E4M3FN>, vector<16xf8E8M0FNU> to vector<16xf32>
-  %P = arith.mulf %A, %B : vector<16xf32>
-  // expected-remark @below {{left unchanged: no certified table for e4m3 x e4m3, k = 16}}
-  %R = vector.reduction <add>, %P : vector<16xf32> into f32
+func.func @k8_constant(%a: vector<8xf8E4M3FN>, %b: vector<8xf8E4M3FN>) -> f32 {
+  %sav = arith.constant dense<0x7F> : vector<8xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sav : vector<8xf8E4M3FN>, vector<8xf8E8M0FNU> to vector<8xf32>
+  %B = arith.scaling_extf %b, %sav : vector<8xf8E4M3FN>, vector<8xf8E8M0FNU> to vector<8xf32>
+  %P = arith.mulf %A, %B : vector<8xf32>
+  // expected-remark @below {{left unchanged: no certified table for e4m3 x e4m3, k = 8}}
+  %R = vector.reduction <add>, %P : vector<8xf32> into f32
   return %R : f32
 }
 
@@ -70,7 +70,7 @@ func.func @k128(%a: vector<128xf4E2M1FN>, %b: vector<128xf4E2M1FN>, %sa: f8E8M0F
 // An empty tables-dir: even the committed configurations have no table; a missing one is an error.
 // RUN: rm -rf %t.empty && mkdir -p %t.empty
 // RUN: mxcert-opt %s --mx-scale-placement=tables-dir=%t.empty -split-input-file 2>&1 | FileCheck %s --check-prefix=EMPTY
-// EMPTY: remark: mx-scale-placement: left unchanged: no certified table for e2m1 x e2m1, k = 2 (seq, f32 rne keep, dequant/post bitwise) in '{{.*}}.empty'
+// EMPTY: remark: mx-scale-placement: left unchanged: no certified table for e2m1 x e2m1, k = 2 (seq or any, f32 rne keep, dequant/post bitwise) in '{{.*}}.empty'
 // RUN: not mxcert-opt %s --mx-scale-placement=tables-dir=%t.missing -split-input-file 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: mx-scale-placement: tables-dir '{{.*}}.missing' is not a directory
 func.func @k2_no_dir(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
