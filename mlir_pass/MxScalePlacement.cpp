@@ -445,7 +445,57 @@ struct BlockScale {
   Value scalar;                 ///< the broadcast source (null for a splat constant vector)
   bool bits = false;            ///< `scalar` is i8 (or vector<1xi8>): the code's bits, not an f8E8M0FNU
   std::optional<unsigned> code; ///< its code 0..255 when it is a compile-time constant
+  /// In a tile (one dot product per row of a `vector<MxK>` operand): `scalar` is a
+  /// `vector<Mx1x...>` holding one code per row, broadcast along the row.
+  bool perRow = false;
+  std::vector<unsigned> rowCodes; ///< when perRow: the M codes, if they are compile-time constants
+  /// When not empty: the block's code is the element of `scalar` (a vector of one code per
+  /// block) at this position (a slice of a per-block scale vector; traceBlockScale).
+  SmallVector<int64_t> pos;
 };
+
+/// The one scale code of the elements [lo, hi) of the 1-D vector `v`, traced back through
+/// `vector.extract_strided_slice` (1-D, stride 1) and `vector.shape_cast` of a 2-D
+/// per-block scale: a `vector.broadcast` of a `vector<NBx1x...>` (one code per block of BS
+/// elements) to `vector<NBxBS x ...>`, whose rows are the blocks. Fills `s.scalar` with the
+/// per-block vector and `s.pos` with the block's position. Returns false with `why` set when
+/// the range spans several blocks (not one MX block) or the form is another one.
+bool traceBlockScale(Value v, int64_t lo, int64_t hi, BlockScale &s, std::string &why) {
+  if (auto slice = v.getDefiningOp<vector::ExtractStridedSliceOp>()) {
+    auto src = cast<VectorType>(slice.getSource().getType());
+    SmallVector<int64_t> off, str;
+    for (Attribute a : slice.getOffsets()) off.push_back(cast<IntegerAttr>(a).getInt());
+    for (Attribute a : slice.getStrides()) str.push_back(cast<IntegerAttr>(a).getInt());
+    if (src.getRank() != 1 || str[0] != 1) {
+      why = "its slice is not a 1-D slice of stride 1";
+      return false;
+    }
+    return traceBlockScale(slice.getSource(), lo + off[0], hi + off[0], s, why);
+  }
+  if (auto sc = v.getDefiningOp<vector::ShapeCastOp>()) {
+    auto src = cast<VectorType>(sc.getSource().getType());
+    auto bc = sc.getSource().getDefiningOp<vector::BroadcastOp>();
+    auto from = bc ? dyn_cast<VectorType>(bc.getSource().getType()) : VectorType();
+    if (src.getRank() != 2 || src.isScalable() || !from || from.getShape() != ArrayRef<int64_t>{src.getShape()[0], 1}) {
+      why = "it is a vector.shape_cast of " + typeStr(src) +
+            ", not of a per-block scale (a vector<NBx1x...> broadcast to vector<NBxBSx...>)";
+      return false;
+    }
+    const int64_t bs = src.getShape()[1], nb = src.getShape()[0];
+    if (lo / bs != (hi - 1) / bs) {
+      why = "the block's " + std::to_string(hi - lo) + " elements span " + std::to_string((hi - 1) / bs - lo / bs + 1) +
+            " of the " + std::to_string(nb) + " scale blocks of " + std::to_string(bs) +
+            " elements, so they are not one MX block (a reduction over several blocks is not a sum of per-block "
+            "dot products: reduce each block separately, e.g. over vector.extract_strided_slice of one block)";
+      return false;
+    }
+    s.scalar = bc.getSource();
+    s.pos = {lo / bs, 0};
+    return true;
+  }
+  why = "it is not a broadcast, a per-block scale or a slice of one";
+  return false;
+}
 
 /// The op that sums the products of an MX block (docs/mlir.md, "What the pass matches").
 enum class RootKind {
@@ -465,6 +515,9 @@ struct MxBlock {
   BlockScale sa, sb;              ///< their scales
   ElementFormat fa, fb;           ///< their formats
   int k = 0;                      ///< the vector length (the number of products)
+  /// 0: one dot product (a scalar result); M: a tile of M dot products, one per row of a
+  /// `vector<MxK>` operand (a `vector<Mxf32>` result), each its own MX block.
+  int rows = 0;
   Value acc;                      ///< the accumulator, a constant +0.0 or -0.0 (null: none)
   ReductionOrder order = ReductionOrder::Seq; ///< the trees the table must cover
   /// The leaves of the table's dot product: the k products, and the accumulator as one more
@@ -487,7 +540,7 @@ std::string fastMathReason(Operation *op) {
 /// (a scalar or a `vector<1xf8E8M0FNU>`), an `arith.bitcast` to f8E8M0FNU of a broadcast i8
 /// value (a scalar or a `vector<1xi8>`), or a splat f8E8M0FNU constant. Anything else (a
 /// scale per element, a broadcast of a longer vector) is not one scale for the block.
-FailureOr<BlockScale> matchScale(Value scale, const char *side, std::string &why) {
+FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::string &why) {
   Type et = getElementTypeOrSelf(scale.getType());
   if (!isa<Float8E8M0FNUType>(et)) {
     why = std::string("the scale of operand ") + side + " has type " + typeStr(et) + ", not f8E8M0FNU";
@@ -524,10 +577,26 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, std::string &why
   }
   if (auto bc = bcValue.getDefiningOp<vector::BroadcastOp>()) {
     Value src = bc.getSource();
+    // In a tile of `rows` dot products: one code per row, a vector<rows x 1 x ...>.
+    auto srcVec = dyn_cast<VectorType>(src.getType());
+    if (rows > 1 && srcVec && !srcVec.isScalable() && srcVec.getShape() == ArrayRef<int64_t>{rows, 1} &&
+        (s.bits ? isI8(srcVec.getElementType()) : isScale(srcVec.getElementType()))) {
+      s.scalar = src;
+      s.perRow = true;
+      DenseElementsAttr dense;
+      if (matchPattern(src, m_Constant(&dense))) {
+        for (Attribute a : dense.getValues<Attribute>()) {
+          if (auto f = dyn_cast<FloatAttr>(a)) s.rowCodes.push_back(unsigned(f.getValue().bitcastToAPInt().getZExtValue()));
+          else if (auto i = dyn_cast<IntegerAttr>(a)) s.rowCodes.push_back(unsigned(i.getValue().getZExtValue() & 0xFF));
+        }
+        if (int(s.rowCodes.size()) != rows) s.rowCodes.clear();
+      }
+      return s;
+    }
     if (!(s.bits ? isOneOf(src.getType(), isI8) : isOneOf(src.getType(), isScale))) {
       why = std::string("the scale of operand ") + side + " is " + (s.bits ? "a bitcast of a value " : "") +
             "broadcast from " + typeStr(src.getType()) + ", not from one " + (s.bits ? "i8" : "f8E8M0FNU") +
-            " value";
+            " value" + (rows > 1 ? " or one per row (vector<" + std::to_string(rows) + "x1x...>)" : std::string());
       return failure();
     }
     s.scalar = src;
@@ -538,6 +607,27 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, std::string &why
   if (std::optional<unsigned> c = codeOf(bcValue)) {
     s.code = c;
     return s;
+  }
+  // A slice of a per-block scale vector (or the whole of one): one code if the block's
+  // elements lie in one scale block.
+  if (bcValue.getDefiningOp<vector::ExtractStridedSliceOp>() || bcValue.getDefiningOp<vector::ShapeCastOp>()) {
+    auto vt = cast<VectorType>(bcValue.getType());
+    std::string traceWhy;
+    if (rows == 0 && vt.getRank() == 1 && traceBlockScale(bcValue, 0, vt.getShape()[0], s, traceWhy)) {
+      auto src = cast<VectorType>(s.scalar.getType());
+      if (s.bits ? src.getElementType().isInteger(8) : isa<Float8E8M0FNUType>(src.getElementType())) {
+        DenseElementsAttr dense;  // a constant per-block vector: the block's code is known
+        if (matchPattern(s.scalar, m_Constant(&dense)))
+          if (auto a = dense.getValues<Attribute>()[s.pos[0] * src.getShape()[1] + s.pos[1]]; a) {
+            if (auto f = dyn_cast<FloatAttr>(a)) s.code = unsigned(f.getValue().bitcastToAPInt().getZExtValue());
+            else if (auto i = dyn_cast<IntegerAttr>(a)) s.code = unsigned(i.getValue().getZExtValue() & 0xFF);
+          }
+        return s;
+      }
+      traceWhy = "its per-block scale has type " + typeStr(src);
+    }
+    why = std::string("the scale of operand ") + side + " is not one scale code for the block: " + traceWhy;
+    return failure();
   }
   why = std::string("the scale of operand ") + side +
         " is not one f8E8M0FNU value broadcast over the block (mismatched or per-element scales are "
@@ -556,15 +646,19 @@ bool insideGuardElse(Operation *op) {
 
 /// The sign of a constant f32 zero (true: -0.0), or nullopt when `v` is anything else.
 std::optional<bool> constantZeroSign(Value v) {
-  FloatAttr f;
-  if (!v || !matchPattern(v, m_Constant(&f)) || !f.getType().isF32() || !f.getValue().isZero()) return std::nullopt;
+  Attribute attr;
+  if (!v || !matchPattern(v, m_Constant(&attr))) return std::nullopt;
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr)) attr = splat.getSplatValue<Attribute>();  // a tile's
+  auto f = dyn_cast<FloatAttr>(attr);
+  if (!f || !f.getType().isF32() || !f.getValue().isZero()) return std::nullopt;
   return f.getValue().isNegative();
 }
 
 /// The checks every root shares, once `m.root`, `m.kind`, `m.mul` (when there is one), the
-/// scaling_extf ops (either may be null), `m.k` and `m.acc` are set: not masked, no fast-math
+/// scaling_extf ops (either may be null), `m.rows` and `m.acc` are set: not masked, no fast-math
 /// flags, a zero accumulator, both operands scaling_extf in f32 from MX element types, one
-/// scale per block. `vt` is the type of the vectors reduced (a fixed 1-D f32 vector).
+/// scale per block. `vt` is the type of the vectors reduced: a fixed 1-D f32 vector<K>, or in
+/// a tile of M rows a vector<MxK> (the other operand may be a vector<K> shared by the rows).
 LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
   Operation *op = m.root;
   if (isa<vector::MaskOp>(op->getParentOp())) {
@@ -587,19 +681,21 @@ LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
           (m.mul ? "`arith.mulf`" : "`vector.contract`") + " is not an `arith.scaling_extf`";
     return failure();
   }
-  if (!vt || vt.getRank() != 1 || vt.isScalable()) {
-    why = "the reduction is not over a fixed-length 1-D vector";
+  if (!vt || vt.getRank() != (m.rows ? 2 : 1) || vt.isScalable()) {
+    why = m.rows ? "the tile is not a fixed-size 2-D vector" : "the reduction is not over a fixed-length 1-D vector";
     return failure();
   }
-  if (!op->getResult(0).getType().isF32() || !vt.getElementType().isF32() ||
+  Type resultType = op->getResult(0).getType();
+  Type resultElem = getElementTypeOrSelf(resultType);
+  if (!resultElem.isF32() || !vt.getElementType().isF32() ||
       !getElementTypeOrSelf(m.extA.getType()).isF32() || !getElementTypeOrSelf(m.extB.getType()).isF32()) {
-    why = "the products and the reduction are " + typeStr(op->getResult(0).getType()) +
+    why = "the products and the reduction are " + typeStr(resultElem) +
           ", not f32 (the guard tables cover the f32 accumulator)";
     return failure();
   }
   m.a = m.extA.getIn();
   m.b = m.extB.getIn();
-  m.k = int(vt.getNumElements());
+  m.k = int(vt.getShape().back());
   for (auto [v, side, fmt] : {std::tuple{m.a, "a", &m.fa}, std::tuple{m.b, "b", &m.fb}}) {
     Type et = getElementTypeOrSelf(v.getType());
     std::optional<ElementFormat> f = elementFormatOf(et);
@@ -610,9 +706,11 @@ LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
     }
     *fmt = *f;
   }
-  FailureOr<BlockScale> sa = matchScale(m.extA.getScale(), "a", why);
+  // In a tile, an operand of rank 2 has one block per row; a rank-1 one is shared by the rows.
+  auto rowsOf = [&](Value v) { return m.rows && cast<VectorType>(v.getType()).getRank() == 2 ? m.rows : 0; };
+  FailureOr<BlockScale> sa = matchScale(m.extA.getScale(), "a", rowsOf(m.a), why);
   if (failed(sa)) return failure();
-  FailureOr<BlockScale> sb = matchScale(m.extB.getScale(), "b", why);
+  FailureOr<BlockScale> sb = matchScale(m.extB.getScale(), "b", rowsOf(m.b), why);
   if (failed(sb)) return failure();
   m.sa = *sa;
   m.sb = *sb;
@@ -662,9 +760,18 @@ FailureOr<MxBlock> matchMxBlock(vector::MultiDimReductionOp op, bool &candidate,
     return failure();
   candidate = true;
   auto vt = dyn_cast<VectorType>(op.getSource().getType());
-  if (vt && vt.getRank() != 1) {
-    why = "the vector.multi_reduction reduces a rank-" + std::to_string(vt.getRank()) +
-          " vector (the pass matches one dot product per op: a 1-D vector reduced to a scalar)";
+  // A 1-D vector reduced to a scalar, or the rows of a 2-D one: reduction dimension [1].
+  if (vt && vt.getRank() == 2 && !vt.isScalable() && op.getReductionDims() == ArrayRef<int64_t>{1})
+    m.rows = int(vt.getShape()[0]);
+  else if (vt && vt.getRank() != 1) {
+    why = "the vector.multi_reduction reduces dimensions [" +
+          [&] {
+            std::string d;
+            for (int64_t x : op.getReductionDims()) d += (d.empty() ? "" : ", ") + std::to_string(x);
+            return d;
+          }() +
+          "] of a rank-" + std::to_string(vt.getRank()) +
+          " vector (the pass matches a 1-D vector reduced to a scalar, or each row of a 2-D one: [1])";
     return failure();
   }
   if (failed(matchBlockOperands(m, vt, why))) return failure();
@@ -686,26 +793,40 @@ FailureOr<MxBlock> matchMxBlock(vector::ContractionOp op, bool &candidate, std::
   }
   auto lt = dyn_cast<VectorType>(op.getLhs().getType());
   auto rt = dyn_cast<VectorType>(op.getRhs().getType());
-  if (isa<VectorType>(op.getResultType()) || !lt || !rt || lt.getRank() != 1 || rt.getRank() != 1) {
-    why = "the vector.contract has parallel dimensions (a tile of dot products; the pass matches one dot "
-          "product per op: two 1-D vectors contracted into a scalar)";
-    return failure();
-  }
   MLIRContext *ctx = op.getContext();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx), toScalar = AffineMap::get(1, 0, ctx);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (maps.size() != 3 || maps[0] != id || maps[1] != id || maps[2] != toScalar) {
-    why = "the vector.contract's indexing maps are not those of a dot product, (d0) -> (d0), (d0) -> (d0), "
-          "(d0) -> ()";
-    return failure();
-  }
-  if (op.getIteratorTypesArray() != SmallVector<vector::IteratorType>{vector::IteratorType::reduction}) {
-    why = "the vector.contract's one dimension is not a reduction";
-    return failure();
-  }
-  if (lt != rt) {
-    why = "the vector.contract's operands have different types";
-    return failure();
+  using IT = vector::IteratorType;
+  const SmallVector<IT> iters = op.getIteratorTypesArray();
+  auto map = [&](unsigned dims, ArrayRef<unsigned> results) {
+    SmallVector<AffineExpr> e;
+    for (unsigned r : results) e.push_back(getAffineDimExpr(r, ctx));
+    return AffineMap::get(dims, 0, e, ctx);
+  };
+  if (!isa<VectorType>(op.getResultType())) {
+    // One dot product: (d0) -> (d0), (d0) -> (d0), (d0) -> ().
+    if (maps.size() != 3 || maps[0] != map(1, {0}) || maps[1] != map(1, {0}) || maps[2] != map(1, {}) ||
+        iters != SmallVector<IT>{IT::reduction}) {
+      why = "the vector.contract's indexing maps are not those of a dot product, (d0) -> (d0), (d0) -> (d0), "
+            "(d0) -> () with d0 a reduction";
+      return failure();
+    }
+    if (lt != rt) {
+      why = "the vector.contract's operands have different types";
+      return failure();
+    }
+  } else {
+    // A tile of M dot products, one per row i of lhs: (i, k) -> (i, k), rhs (i, k) -> (k)
+    // (a vector shared by the rows) or (i, k) -> (i, k), result (i, k) -> (i).
+    bool rowwise = maps.size() == 3 && iters == SmallVector<IT>{IT::parallel, IT::reduction} &&
+                   maps[0] == map(2, {0, 1}) && (maps[1] == map(2, {1}) || maps[1] == map(2, {0, 1})) &&
+                   maps[2] == map(2, {0}) && lt && lt.getRank() == 2 && !lt.isScalable();
+    if (!rowwise) {
+      why = "the vector.contract is not one dot product per row: the pass matches indexing maps (i, k) -> "
+            "(i, k), (i, k) -> (k) or (i, k), (i, k) -> (i) with i parallel and k a reduction (other layouts, "
+            "e.g. a matmul tile with two parallel dimensions, are not matched)";
+      return failure();
+    }
+    m.rows = int(lt.getShape()[0]);
   }
   if (failed(matchBlockOperands(m, lt, why))) return failure();
   return m;
@@ -715,22 +836,52 @@ FailureOr<MxBlock> matchMxBlock(vector::ContractionOp op, bool &candidate, std::
 // Emission
 //===----------------------------------------------------------------------===//
 
-/// The scale code as i32: bitcast f8E8M0FNU -> i8, zero-extend; a constant when known.
+/// An integer constant of type `t`: a scalar (i1, i32, i64), or a splat of a vector of them.
+Value intConst(OpBuilder &b, Location loc, Type t, int64_t v) {
+  if (auto vt = dyn_cast<VectorType>(t))
+    return arith::ConstantOp::create(
+        b, loc, vt, DenseElementsAttr::get(vt, b.getIntegerAttr(vt.getElementType(), v)));
+  return arith::ConstantIntOp::create(b, loc, t, v);
+}
+
+/// `t`'s shape (none for a scalar) with element type `elem`.
+Type withShapeOf(Type t, Type elem) {
+  if (auto vt = dyn_cast<VectorType>(t)) return VectorType::get(vt.getShape(), elem);
+  return elem;
+}
+
+/// The scale code as i32: bitcast f8E8M0FNU -> i8, zero-extend; a constant when known. A
+/// per-row scale gives a vector<Mxi32> (its vector<Mx1x...> reshaped to vector<Mx...>).
 Value codeI32(OpBuilder &b, Location loc, const BlockScale &s) {
   Type i32 = b.getI32Type();
   if (s.code) return arith::ConstantIntOp::create(b, loc, i32, int64_t(*s.code));
+  if (s.perRow) {
+    auto src = cast<VectorType>(s.scalar.getType());
+    auto rows = VectorType::get({src.getShape()[0]}, i32);
+    if (!s.rowCodes.empty())
+      return arith::ConstantOp::create(
+          b, loc, rows, DenseElementsAttr::get(rows, llvm::to_vector(llvm::map_range(s.rowCodes, [&](unsigned c) {
+                                                 return APInt(32, c);
+                                               }))));
+    Value v = vector::ShapeCastOp::create(b, loc, VectorType::get({src.getShape()[0]}, src.getElementType()), s.scalar);
+    Value i8 = s.bits ? v : Value(arith::BitcastOp::create(b, loc, withShapeOf(v.getType(), b.getI8Type()), v));
+    return arith::ExtUIOp::create(b, loc, rows, i8);
+  }
   Value v = s.scalar;
-  if (isa<VectorType>(v.getType())) v = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});  // vector<1x...>
+  if (!s.pos.empty()) v = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>(s.pos));  // the block's code
+  else if (isa<VectorType>(v.getType())) v = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});  // vector<1x...>
   Value i8 = s.bits ? v : Value(arith::BitcastOp::create(b, loc, b.getI8Type(), v));
   return arith::ExtUIOp::create(b, loc, i32, i8);
 }
 
 /// The guard as an i1: OR over regions of (lo <= xa <= hi) && (lo <= xb <= hi) && (lo <= e <= hi),
 /// with xa, xb <= 254 always required (code 255 is NaN and never inside). Comparisons a
-/// region does not need (a bound that every code satisfies) are left out.
+/// region does not need (a bound that every code satisfies) are left out. With per-row codes
+/// (xa, xb, e vectors of one shape) the condition holds when it holds for every row (the
+/// whole tile takes one branch).
 Value buildGuardCondition(OpBuilder &b, Location loc, const Guard &g, Value xa, Value xb, Value e) {
-  Type i32 = b.getI32Type();
-  auto cst = [&](int v) { return arith::ConstantIntOp::create(b, loc, i32, int64_t(v)); };
+  Type t = e.getType();
+  auto cst = [&](int v) { return intConst(b, loc, t, int64_t(v)); };
   Value any;
   for (const Region &r : g.regions) {
     Value all;
@@ -744,7 +895,8 @@ Value buildGuardCondition(OpBuilder &b, Location loc, const Guard &g, Value xa, 
     }
     any = any ? Value(arith::OrIOp::create(b, loc, any, all)) : all;
   }
-  if (!any) any = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+  if (!any) any = intConst(b, loc, withShapeOf(t, b.getI1Type()), 0);
+  if (isa<VectorType>(t)) any = vector::ReductionOp::create(b, loc, vector::CombiningKind::AND, any);  // every row
   return any;
 }
 
@@ -803,11 +955,11 @@ std::string tinyValuesInside(const Guard &g, const ElementFormat &fa, const Elem
 /// vector.reduction; the lowering's choice for the others, the same for both). `e` is an i32
 /// value, or `eConst` when the codes are constants. `scaling` (postScaling of the e values
 /// this code can meet) says whether 2^e is an f32 (normal only, or also subnormal) or an f64.
-Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, std::optional<int> eConst,
+Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, ArrayRef<int> eConsts,
                 PostScaling scaling) {
-  auto vf32 = VectorType::get({m.k}, b.getF32Type());
-  Value a32 = arith::ExtFOp::create(b, loc, vf32, m.a, arith::FastMathFlagsAttr());  // exact
-  Value b32 = arith::ExtFOp::create(b, loc, vf32, m.b, arith::FastMathFlagsAttr());  // exact
+  Type f32 = b.getF32Type();
+  Value a32 = arith::ExtFOp::create(b, loc, withShapeOf(m.a.getType(), f32), m.a, arith::FastMathFlagsAttr());  // exact
+  Value b32 = arith::ExtFOp::create(b, loc, withShapeOf(m.b.getType(), f32), m.b, arith::FastMathFlagsAttr());  // exact
   IRMapping map;
   if (m.kind == RootKind::Contract) {
     map.map(m.extA->getResult(0), a32);  // the contract multiplies: p_i exact
@@ -815,13 +967,29 @@ Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, std::opti
   } else {
     map.map(m.mul->getResult(0), arith::MulFOp::create(b, loc, a32, b32).getResult());  // exact products
   }
-  Value d = b.clone(*m.root, map)->getResult(0);
+  Value d = b.clone(*m.root, map)->getResult(0);  // f32, or vector<Mxf32> in a tile
+  // e: an i32, or a vector<Mxi32> of per-row codes; eConsts: one constant (every row) or one
+  // per row. The scale factor gets e's shape and is broadcast over a tile's rows if needed.
+  Type eType = e ? e.getType() : eConsts.size() > 1 ? Type(VectorType::get({int64_t(eConsts.size())}, b.getI32Type()))
+                                                    : Type(b.getI32Type());
+  auto pow2Const = [&](FloatType ft) -> Value {
+    auto attr = [&](int x) { return b.getFloatAttr(ft, std::ldexp(1.0, x)); };  // exact in f32 (checked) and f64
+    if (eConsts.size() == 1) return arith::ConstantOp::create(b, loc, attr(eConsts[0]));
+    auto vt = VectorType::get({int64_t(eConsts.size())}, ft);
+    SmallVector<Attribute> vals;
+    for (int x : eConsts) vals.push_back(attr(x));
+    return arith::ConstantOp::create(b, loc, vt, DenseElementsAttr::get(vt, vals));
+  };
+  auto toShapeOf = [&](Value factor, Value of) -> Value {  // a scalar factor for a tile's rows
+    if (isa<VectorType>(of.getType()) && !isa<VectorType>(factor.getType()))
+      return vector::BroadcastOp::create(b, loc, of.getType(), factor);
+    return factor;
+  };
   if (scaling != PostScaling::F64) {
-    Type i32 = b.getI32Type();
-    auto cst = [&](int v) { return arith::ConstantIntOp::create(b, loc, i32, int64_t(v)); };
+    auto cst = [&](int v) { return intConst(b, loc, eType, int64_t(v)); };
     Value pow2;
-    if (eConst) {
-      pow2 = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(std::ldexp(1.0f, *eConst)));  // exact
+    if (!eConsts.empty()) {
+      pow2 = pow2Const(b.getF32Type());  // exact
     } else {
       // (One op per statement: the emitted order is fixed.)
       // Normal 2^e: biased exponent e + 127 (1..254), mantissa 0.
@@ -849,23 +1017,23 @@ Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, std::opti
         Value normal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, e, lowestNormal);
         bits = arith::SelectOp::create(b, loc, normal, bits, sub);
       }
-      pow2 = arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
+      pow2 = arith::BitcastOp::create(b, loc, withShapeOf(eType, f32), bits);
     }
-    return arith::MulFOp::create(b, loc, d, pow2);  // the one rounding: both factors are exact f32
+    return arith::MulFOp::create(b, loc, d, toShapeOf(pow2, d));  // the one rounding: both factors are exact f32
   }
-  Value d64 = arith::ExtFOp::create(b, loc, b.getF64Type(), d, arith::FastMathFlagsAttr());  // exact
+  Value d64 = arith::ExtFOp::create(b, loc, withShapeOf(d.getType(), b.getF64Type()), d, arith::FastMathFlagsAttr());  // exact
   Value pow2;
-  if (eConst) {
-    pow2 = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(std::ldexp(1.0, *eConst)));
+  if (!eConsts.empty()) {
+    pow2 = pow2Const(b.getF64Type());
   } else {
     // 2^e as f64 from its bits: biased exponent e + 1023 (in 769..1277 for |e| <= 254), mantissa 0.
-    Value biased = arith::AddIOp::create(b, loc, e, arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1023));
-    Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), biased);
-    Value bits = arith::ShLIOp::create(b, loc, wide, arith::ConstantIntOp::create(b, loc, b.getI64Type(), 52));
-    pow2 = arith::BitcastOp::create(b, loc, b.getF64Type(), bits);
+    Value biased = arith::AddIOp::create(b, loc, e, intConst(b, loc, eType, 1023));
+    Value wide = arith::ExtUIOp::create(b, loc, withShapeOf(eType, b.getI64Type()), biased);
+    Value bits = arith::ShLIOp::create(b, loc, wide, intConst(b, loc, withShapeOf(eType, b.getI64Type()), 52));
+    pow2 = arith::BitcastOp::create(b, loc, withShapeOf(eType, b.getF64Type()), bits);
   }
-  Value scaled = arith::MulFOp::create(b, loc, d64, pow2);  // exact in f64
-  return arith::TruncFOp::create(b, loc, b.getF32Type(), scaled);  // the one rounding
+  Value scaled = arith::MulFOp::create(b, loc, d64, toShapeOf(pow2, d64));  // exact in f64
+  return arith::TruncFOp::create(b, loc, withShapeOf(d.getType(), f32), scaled);  // the one rounding
 }
 
 /// Erases `op` and, recursively, the pure producers it leaves without uses.
@@ -934,14 +1102,36 @@ private:
     if (dm != DenormalMode::IEEE)
       if (std::string tiny = tinyValuesInside(guard, m->fa, m->fb); !tiny.empty())
         return leave(op, rewriter, tiny + " (" + tableName + ")" + modeNote);
-    bool constant = m->sa.code && m->sb.code;
+    // The codes of each dot product (one, or one per row of a tile) when they are constants.
+    auto constCodes = [&](const BlockScale &sc) -> std::vector<unsigned> {
+      if (sc.code) return {*sc.code};
+      return sc.rowCodes;  // empty unless per-row constants
+    };
+    const std::vector<unsigned> xas = constCodes(m->sa), xbs = constCodes(m->sb);
+    bool constant = !xas.empty() && !xbs.empty();
     if (state.mode == PlacementMode::Static && !constant)
       return leave(op, rewriter, "mode=static and the scale codes are not compile-time constants");
     bool decideStatically = constant && state.mode != PlacementMode::Runtime;
-    int xa = decideStatically ? int(*m->sa.code) : 0, xb = decideStatically ? int(*m->sb.code) : 0;
-    std::string codes =
-        decideStatically ? "scale codes xa = " + std::to_string(xa) + ", xb = " + std::to_string(xb) : "";
-    if (decideStatically && (xa == ScaleCode::kNaN || xb == ScaleCode::kNaN))
+    // Per dot product (row): xa, xb and e; one entry when every row has the same codes.
+    const size_t nRows = std::max(xas.size(), xbs.size());
+    std::vector<int> xaRow, xbRow, eRow;
+    if (decideStatically)
+      for (size_t i = 0; i < nRows; ++i) {
+        xaRow.push_back(int(xas[xas.size() == 1 ? 0 : i]));
+        xbRow.push_back(int(xbs[xbs.size() == 1 ? 0 : i]));
+        eRow.push_back(xaRow.back() + xbRow.back() - 254);
+      }
+    auto list = [](const std::vector<int> &v) {
+      if (v.size() == 1) return std::to_string(v[0]);
+      std::string t;
+      for (int x : v) t += (t.empty() ? "" : ", ") + std::to_string(x);
+      return "[" + t + "]";
+    };
+    std::string codes = decideStatically ? std::string(nRows > 1 ? "scale codes (per row) xa = " : "scale codes xa = ") +
+                                               list(xaRow) + ", xb = " + list(xbRow)
+                                         : "";
+    if (decideStatically && (std::count(xaRow.begin(), xaRow.end(), int(ScaleCode::kNaN)) ||
+                             std::count(xbRow.begin(), xbRow.end(), int(ScaleCode::kNaN))))
       return leave(op, rewriter, codes + ": code 255 is NaN (both placements give NaN; dequant already does)");
 
     // From here on the agree set decides: the table must be admitted (a certificate the
@@ -960,33 +1150,45 @@ private:
     std::string guardText = "{" + guard.str() + "}";
 
     if (decideStatically) {
-      int e = xa + xb - 254;
-      codes += " (e = " + std::to_string(e) + ")";
-      if (!guard.contains(xa, xb))
-        return leave(op, rewriter, codes + " lie outside " + agreeSet + guardText + " of " + tableName + modeNote);
+      codes += " (e = " + list(eRow) + ")";
+      for (size_t i = 0; i < nRows; ++i)
+        if (!guard.contains(xaRow[i], xbRow[i]))
+          return leave(op, rewriter,
+                       codes + (nRows > 1 ? ": row " + std::to_string(i) + "'s codes lie" : std::string(" lie")) +
+                           " outside " + agreeSet + guardText + " of " + tableName + modeNote);
       remark(op, "rewrote dequant to post: " + codes + " lie in " + agreeSet + guardText + " of " +
                      tableName + modeNote);
       rewriter.setInsertionPoint(op);
-      Value r = buildPost(rewriter, op->getLoc(), *m, Value(), e, postScaling(e, e, dm));
+      const auto [eMin, eMax] = std::minmax_element(eRow.begin(), eRow.end());
+      // One constant factor when every row has the same e.
+      std::vector<int> eConsts = (*eMin == *eMax) ? std::vector<int>{*eMin} : eRow;
+      Value r = buildPost(rewriter, op->getLoc(), *m, Value(), eConsts, postScaling(*eMin, *eMax, dm));
       replaceAndClean(rewriter, *m, r);
       return success();
     }
 
     // Runtime guard: post where the codes lie in the agree set, the original ops elsewhere.
-    remark(op, "inserted a runtime guard: post where (xa, xb) lies in " + agreeSet + guardText +
-                   " of " + tableName + ", dequant elsewhere" + modeNote);
+    const bool perRow = m->sa.perRow || m->sb.perRow;
+    remark(op, std::string("inserted a runtime guard: post where (xa, xb) lies in ") +
+                   (perRow ? "(for every row of the tile) " : "") + agreeSet + guardText + " of " + tableName +
+                   ", dequant elsewhere" + modeNote);
     Location loc = op->getLoc();
     rewriter.setInsertionPoint(op);
     Value xaV = codeI32(rewriter, loc, m->sa), xbV = codeI32(rewriter, loc, m->sb);
+    if (perRow) {  // one code per row on both sides
+      auto rowsI32 = VectorType::get({m->rows}, rewriter.getI32Type());
+      if (!isa<VectorType>(xaV.getType())) xaV = vector::BroadcastOp::create(rewriter, loc, rowsI32, xaV);
+      if (!isa<VectorType>(xbV.getType())) xbV = vector::BroadcastOp::create(rewriter, loc, rowsI32, xbV);
+    }
     Value e = arith::SubIOp::create(rewriter, loc, arith::AddIOp::create(rewriter, loc, xaV, xbV),
-                                    arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 254));
+                                    intConst(rewriter, loc, xaV.getType(), 254));
     Value cond = buildGuardCondition(rewriter, loc, guard, xaV, xbV, e);
     const auto [eLo, eHi] = eRange(guard);
     const PostScaling scaling = postScaling(eLo, eHi, dm);
     auto ifOp = scf::IfOp::create(
         rewriter, loc, cond,
         [&](OpBuilder &b, Location l) {
-          scf::YieldOp::create(b, l, buildPost(b, l, blk, e, std::nullopt, scaling));
+          scf::YieldOp::create(b, l, buildPost(b, l, blk, e, {}, scaling));
         },
         [&](OpBuilder &b, Location l) {
           IRMapping map;

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -171,8 +172,8 @@ struct MxLowerNarrowFloatsPass : PassWrapper<MxLowerNarrowFloatsPass, OperationP
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MxLowerNarrowFloatsPass)
   StringRef getArgument() const override { return "mx-lower-narrow-floats"; }
   StringRef getDescription() const override {
-    return "Lower extf from MX element types and f8E8M0FNU, scaling_extf, and float add reductions "
-           "exactly (SPEC §3 bits, including scale code 0 and signed zeros)";
+    return "Lower extf from MX element types and f8E8M0FNU, scaling_extf, float add reductions and "
+           "vector.contract exactly (SPEC §3 bits, including scale code 0 and signed zeros)";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, vector::VectorDialect>();
@@ -180,6 +181,11 @@ struct MxLowerNarrowFloatsPass : PassWrapper<MxLowerNarrowFloatsPass, OperationP
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateMxNarrowFloatLoweringPatterns(patterns);
+    // vector.contract to products and reductions here (upstream's "dot" lowering), so that
+    // the reductions it makes without an accumulator start from -0.0 (ReductionNegZeroStart)
+    // and its accumulator is then added as it is: convert-vector-to-llvm would lower them
+    // from +0.0, and fold the accumulator -0.0 away (docs/mlir.md, finding 7).
+    vector::populateVectorContractLoweringPatterns(patterns, vector::VectorContractLowering::Dot);
     // No folding: upstream folds `arith.extf` of a constant f8E8M0FNU 0xFF (NaN) to +inf
     // (docs/mlir.md, "Upstream findings"); the patterns lower such constants by their bits.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), GreedyRewriteConfig().enableFolding(false))))

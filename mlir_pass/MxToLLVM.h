@@ -30,8 +30,10 @@ namespace mxcert::mlir_pass {
 /// Adds the three patterns described above.
 void populateMxNarrowFloatLoweringPatterns(mlir::RewritePatternSet &patterns);
 
-/// Creates `--mx-lower-narrow-floats`, which applies those patterns (greedily, without
-/// folding: upstream folds `arith.extf` of the f8E8M0FNU NaN constant to +inf).
+/// Creates `--mx-lower-narrow-floats`, which applies those patterns and upstream's
+/// vector.contract "dot" lowering (so that its reductions start from -0.0 too; upstream's
+/// own lowering starts them from +0.0 and folds a -0.0 accumulator away), greedily, without
+/// folding (upstream folds `arith.extf` of the f8E8M0FNU NaN constant to +inf).
 std::unique_ptr<mlir::Pass> createMxLowerNarrowFloatsPass();
 
 /// Builds the `--mx-to-llvm` pipeline: mx-lower-narrow-floats, upstream's

@@ -26,6 +26,11 @@ the rewrite made with the ieee (keep) table, run in the same environment: it mus
 bits somewhere (the check
 that a rewrite under the wrong denormal mode is caught), and the MXCSR bits printed after the
 last dot product must be the mode's.
+--k K:FORM:ACC sums the products with another op from a constant zero accumulator
+(reduction-acc, multi_reduction, contract; the model is `mxcert eval` over K + 1 leaves, the
+accumulator first); K:contract-tile:ACC runs a 4xK vector.contract tile with per-row scale codes
+(check_tile), K:wide a kernel of 4 blocks of K, as slices of one vector and as an scf.for
+(check_wide; the model sums the blocks' bits in f32).
 Exit 0 when there is no mismatch, 1 otherwise; 77 (skipped) for --denormal on a non-x86 host.
 """
 
@@ -144,6 +149,24 @@ def build_vectors(fmt, k, table, all_vectors=False, denormal="ieee", quick=False
     return out
 
 
+def write_post_all(work, table):
+    """A compact table of table's configuration claiming every finite pair (so the post branch
+    runs wherever it can; deliberately false, used with allow-uncertified=true): its path."""
+    post_all = os.path.join(work, "post_all.json")
+    with open(post_all, "w") as f:
+        json.dump({"format": "mxcert-guard-table", "format_version": 1, "config": table["config"],
+                   "lhs": "dequant", "rhs": "post", "relation": "bitwise",
+                   "agree": [{"xa": [0, 254], "xb": [0, 254], "e": [-254, 254]}]}, f)
+    return post_all
+
+
+def trust_options(args):
+    """The pass options that say where the tables are and how they are verified: with this
+    mxcert, the cache in the work directory."""
+    return "tables-dir=%s checker=%s check-cache=%s" % (args.tables, args.mxcert,
+                                                       os.path.join(args.workdir, "check-cache"))
+
+
 def check_one(args, fmt, k, form="reduction", acc=None):
     """Runs the three lowerings for one (format, K, form); returns (counts dict, mismatch lines)."""
     t0 = time.time()
@@ -164,16 +187,8 @@ def check_one(args, fmt, k, form="reduction", acc=None):
         f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form, args.denormal,
                                  form=form, acc=acc))
     runner_libs = args.runner_libs + ("," + args.fpenv_lib if args.denormal != "ieee" else "")
-    # A compact table claiming every finite pair: the post branch runs wherever it can.
-    post_all = os.path.join(work, "post_all.json")
-    with open(post_all, "w") as f:
-        json.dump({"format": "mxcert-guard-table", "format_version": 1, "config": table["config"],
-                   "lhs": "dequant", "rhs": "post", "relation": "bitwise",
-                   "agree": [{"xa": [0, 254], "xb": [0, 254], "e": [-254, 254]}]}, f)
-
-    # The pass verifies the certificate with this mxcert; the cache stays in the work directory.
-    trust = "tables-dir=%s checker=%s check-cache=%s" % (args.tables, args.mxcert,
-                                                          os.path.join(args.workdir, "check-cache"))
+    post_all = write_post_all(work, table)
+    trust = trust_options(args)
     if args.denormal != "ieee":
         trust += " denormal=" + args.denormal
     placement = "--mx-scale-placement=" + trust
@@ -207,8 +222,7 @@ def check_one(args, fmt, k, form="reduction", acc=None):
         # The rewrite the pass makes when it assumes ieee (the source without the functions'
         # denormal attributes, so the keep table), then given the attributes and lowered like
         # the others: it runs in the same environment.
-        ieee_trust = "tables-dir=%s checker=%s check-cache=%s" % (args.tables, args.mxcert,
-                                                                 os.path.join(args.workdir, "check-cache"))
+        ieee_trust = trust_options(args)
         plain = os.path.join(work, "input-ieee.mlir")
         with open(plain, "w") as f:
             f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form,
@@ -273,6 +287,187 @@ def check_one(args, fmt, k, form="reduction", acc=None):
     return summary, problems
 
 
+def fewer(args, vectors):
+    """With --quick, the tile and wide-K tests (4 blocks or rows per vector, each its own model
+    evaluation) drop the second and third witness and the random vector: the rows and blocks
+    are already four variants of each vector."""
+    if not args.quick:
+        return vectors
+    return [v for v in vectors if not v[0].startswith(("witness1", "witness2", "random"))]
+
+
+def run_three(args, work, src, placement, post_all, trust, memrefs, problems):
+    """Lowers src three ways (original; rewritten with the certified tables; post-all: a
+    runtime guard with the every-pair compact table) and JITs each: (variants, {name: printed
+    memrefs}), or (variants, None) with a problem appended when one prints other than
+    `memrefs` memrefs."""
+    variants = [("original", ["--mx-to-llvm"]), ("rewritten", [placement, "--mx-to-llvm"]),
+                ("post-all", ["--mx-scale-placement=mode=runtime guards=%s allow-uncertified=true %s" % (
+                    post_all, trust), "--mx-to-llvm"])]
+    results = {}
+    for name, passes in variants:
+        ll = os.path.join(work, name + ".ll.mlir")
+        mx.lower(args.mxcert_opt, src, ll, passes)
+        results[name] = mx.jit(args.mlir_runner, args.runner_libs, ll, args.opt)
+        if len(results[name]) != memrefs:
+            problems.append("%s: expected %d printed memrefs, got %d" % (name, memrefs, len(results[name])))
+            return variants, None
+    return variants, results
+
+
+TILE_ROWS = 4
+
+
+def tile_rows(fmt, a):
+    """The TILE_ROWS rows of the tile's a operand made from one test vector a: a, a rotated by
+    one, a with every sign flipped, a reversed."""
+    S = mx.sign_bit(fmt)
+    return [list(a), list(a[1:] + a[:1]), [c ^ S for c in a], list(reversed(a))]
+
+
+def check_tile(args, fmt, k, acc):
+    """The vector.contract tile (TILE_ROWS x K times K, per-row scale codes
+    mx.tile_row_code(xa, i)) through the three lowerings; returns (summary, problems)."""
+    t0 = time.time()
+    rows = TILE_ROWS
+    work = mx.ensure_dir(os.path.join(args.workdir, "k%d-tile%s" % (k, acc)))
+    with open(table_path(args.tables, fmt, k, "keep", acc)) as f:
+        table = json.load(f)
+    seq = table_path(args.tables, fmt, k, "keep")
+    wit = json.load(open(seq)) if os.path.exists(seq) else {}
+    vectors = fewer(args, build_vectors(fmt, k, wit, args.all_vectors, "ieee", args.quick))
+    pairs = static_pairs(table["agree"])
+    tiles = [(tile_rows(fmt, a), b) for _, a, b in vectors]
+    src = os.path.join(work, "input.mlir")
+    with open(src, "w") as f:
+        f.write(mx.tile_driver_module(fmt, k, rows, tiles, pairs, acc))
+    post_all = write_post_all(work, table)
+    trust = trust_options(args)
+    placement = "--mx-scale-placement=" + trust
+    rewritten_ir = os.path.join(work, "rewritten.mlir")
+    remarks = mx.lower(args.mxcert_opt, src, rewritten_ir, [placement])
+    problems = []
+    n_guard = open(rewritten_ir).read().count("mxcert.guard")
+    if n_guard != 1:
+        problems.append("expected one runtime guard in the rewritten tile module, found %d" % n_guard)
+
+    def inside(xa, xb):  # every row's codes in the agree set: the tile takes post
+        return all(guard_contains(table["agree"], mx.tile_row_code(xa, i), xb) for i in range(rows))
+    expect_static = sum(1 for p in pairs if inside(*p))
+    if remarks.count("rewrote dequant to post") != expect_static:
+        problems.append("expected %d static tile rewrites, the remarks report %d" % (
+            expect_static, remarks.count("rewrote dequant to post")))
+    variants, results = run_three(args, work, src, placement, post_all, trust, 2 * len(tiles), problems)
+    if results is None:
+        return None, problems
+    t_jit = time.time() - t0
+    jobs = [(v, i) for v in range(len(tiles)) for i in range(rows)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        models = list(ex.map(lambda vi: mx.model_bits(
+            args.mxcert, fmt, fmt, k + 1, *mx.model_leaves(fmt, fmt, tiles[vi[0]][0][vi[1]], tiles[vi[0]][1], acc,
+                                                          last=True), ("dequant", "post")), jobs))
+    model = {job: m for job, m in zip(jobs, models)}
+    counts = {name: 0 for name, _ in variants}
+    for v in range(len(tiles)):
+        for name, _ in variants:
+            got, got_s = canonical(results[name][2 * v]), canonical(results[name][2 * v + 1])
+
+            def want(xa, xb, i):
+                # post-all: post where every row's codes are finite (the guard admits the
+                # whole tile), else the original; the others: dequant.
+                use_post = name == "post-all" and all(mx.tile_row_code(xa, r) <= 254 for r in range(rows)) and xb <= 254
+                return canonical([model[(v, i)]["post" if use_post else "dequant"][mx.tile_row_code(xa, i) * 256 + xb]])[0]
+            # (the printed list, its index, xa, xb, row, what): every pair through @tile, then
+            # the constant pairs through @tile_s<j>.
+            points = [(got, (xa * 256 + xb) * rows + i, xa, xb, i, "")
+                      for xa in range(256) for xb in range(256) for i in range(rows)]
+            points += [(got_s, j * rows + i, xa, xb, i, "constant scales ")
+                       for j, (xa, xb) in enumerate(pairs) for i in range(rows)]
+            for lst, at, xa, xb, i, what in points:
+                w = want(xa, xb, i)
+                if lst[at] != w:
+                    counts[name] += 1
+                    if len(problems) < 40:
+                        problems.append("%s k=%d tile %s %svector %s row %d: xa=%d (row code %d) xb=%d got 0x%08X, "
+                                        "want 0x%08X" % (fmt, k, name, what, vectors[v][0], i, xa,
+                                                         mx.tile_row_code(xa, i), xb, lst[at], w))
+    summary = dict(vectors=len(tiles), rows=rows, pairs=mx.NUM_PAIRS, static_pairs=len(pairs),
+                   static_rewritten=expect_static, mismatches=counts,
+                   seconds=dict(lower_and_jit=round(t_jit, 1), total=round(time.time() - t0, 1)))
+    print("%s k=%d as a %dx%d vector.contract tile with accumulator %s, per-row scale codes (xa + %d i) mod 256: "
+          "%d tiles x %d code pairs x %d rows (+ %d constant-scale pairs, %d rewritten statically); mismatches: "
+          "original %d, rewritten %d, post-all %d (%.0f s)" % (
+              fmt, k, rows, k, acc, mx.TILE_ROW_STEP, len(tiles), mx.NUM_PAIRS, rows, len(pairs), expect_static,
+              counts["original"], counts["rewritten"], counts["post-all"], summary["seconds"]["total"]))
+    return summary, problems
+
+
+WIDE_BLOCKS = 4
+
+
+def check_wide(args, fmt, k):
+    """The wide-K kernels (WIDE_BLOCKS blocks of K: @wide_slices over one vector, @wide_loop
+    an scf.for over the blocks) through the three lowerings; returns (summary, problems)."""
+    t0 = time.time()
+    nb = WIDE_BLOCKS
+    work = mx.ensure_dir(os.path.join(args.workdir, "k%d-wide" % k))
+    with open(table_path(args.tables, fmt, k)) as f:
+        table = json.load(f)
+    vectors = fewer(args, build_vectors(fmt, k, table, args.all_vectors, "ieee", args.quick))
+    # Block j of a and of b: the test vector, rotated, negated, reversed (a), and b, b
+    # reversed, b rotated, b negated.
+    S = mx.sign_bit(fmt)
+    kernels = [([list(a), a[1:] + a[:1], [c ^ S for c in a], list(reversed(a))],
+                [list(b), list(reversed(b)), b[2:] + b[:2], [c ^ S for c in b]]) for _, a, b in vectors]
+    src = os.path.join(work, "input.mlir")
+    with open(src, "w") as f:
+        f.write(mx.wide_driver_module(fmt, k, nb, kernels))
+    post_all = write_post_all(work, table)
+    trust = trust_options(args)
+    placement = "--mx-scale-placement=" + trust
+    problems = []
+    remarks = mx.lower(args.mxcert_opt, src, os.path.join(work, "rewritten.mlir"), [placement])
+    if remarks.count("inserted a runtime guard") != nb + 1:
+        problems.append("expected %d runtime guards (one per block of @wide_slices, one in @wide_loop), the remarks "
+                        "report %d" % (nb + 1, remarks.count("inserted a runtime guard")))
+    variants, results = run_three(args, work, src, placement, post_all, trust, len(kernels), problems)
+    if results is None:
+        return None, problems
+    t_jit = time.time() - t0
+    jobs = [(v, j) for v in range(len(kernels)) for j in range(nb)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        models = list(ex.map(lambda vj: mx.model_bits(args.mxcert, fmt, fmt, k, kernels[vj[0]][0][vj[1]],
+                                                      kernels[vj[0]][1][vj[1]], ("dequant", "post")), jobs))
+    model = {job: m for job, m in zip(jobs, models)}
+    counts = {name: 0 for name, _ in variants}
+    for v in range(len(kernels)):
+        for name, _ in variants:
+            got = canonical(results[name][v])
+            for xa in range(256):
+                for xb in range(256):
+                    # The blocks' sums in order, from -0.0 (the loop) or from block 0: the same.
+                    total = 0x80000000
+                    for j in range(nb):
+                        ca, cb = mx.wide_code(xa, j, mx.WIDE_STEP_A), mx.wide_code(xb, j, mx.WIDE_STEP_B)
+                        p = "post" if name == "post-all" and ca <= 254 and cb <= 254 else "dequant"
+                        total = mx.f32_add_bits(total, model[(v, j)][p][ca * 256 + cb])
+                    want = canonical([total])[0]
+                    for which, at in (("slices", 2 * (xa * 256 + xb)), ("loop", 2 * (xa * 256 + xb) + 1)):
+                        if got[at] != want:
+                            counts[name] += 1
+                            if len(problems) < 40:
+                                problems.append("%s k=%d wide (%d blocks, %s) %s vector %s: xa=%d xb=%d got 0x%08X, "
+                                                "want 0x%08X" % (fmt, k, nb, which, name, vectors[v][0], xa, xb, got[at],
+                                                                 want))
+    summary = dict(vectors=len(kernels), blocks=nb, pairs=mx.NUM_PAIRS, mismatches=counts,
+                   seconds=dict(lower_and_jit=round(t_jit, 1), total=round(time.time() - t0, 1)))
+    print("%s wide K = %d x %d (slices of one vector, and an scf.for), block codes (xa + %d j, xb + %d j) mod 256: "
+          "%d kernels x %d code pairs x 2 functions; mismatches: original %d, rewritten %d, post-all %d (%.0f s)" % (
+              fmt, nb, k, mx.WIDE_STEP_A, mx.WIDE_STEP_B, len(kernels), mx.NUM_PAIRS, counts["original"],
+              counts["rewritten"], counts["post-all"], summary["seconds"]["total"]))
+    return summary, problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--format", required=True, choices=sorted(mx.FORMATS))
@@ -317,6 +512,17 @@ def main():
             form, acc = mx.parse_form(form_text or "reduction")
         except ValueError as e:
             ap.error("--k %s: %s" % (spec, e))
+        if form in ("contract-tile", "wide"):
+            if args.denormal != "ieee":
+                ap.error("--k %s: %s runs in the ieee environment only" % (spec, form))
+            summary, problems = (check_tile(args, args.format, k, acc) if form == "contract-tile"
+                                 else check_wide(args, args.format, k))
+            for p in problems:
+                print("MISMATCH " + p if "got" in p else "PROBLEM " + p)
+            failed = failed or summary is None or bool(problems)
+            if summary:
+                all_summaries["k%d-%s%s" % (k, form, acc or "")] = summary
+            continue
         summary, problems = check_one(args, args.format, k, form, acc)
         for p in problems:
             print("MISMATCH " + p if "got" in p else "PROBLEM " + p)

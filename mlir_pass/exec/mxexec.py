@@ -8,6 +8,7 @@ They generate MLIR modules holding an MX block dot product in the SPEC §8 form 
 
 import os
 import re
+import struct
 import subprocess
 import sys
 
@@ -47,6 +48,28 @@ def one_code(fmt):
 
 def f32_is_nan(bits):
     return (bits & 0x7F800000) == 0x7F800000 and (bits & 0x007FFFFF) != 0
+
+
+def f32_bits(x):
+    """The f32 bits of the double x rounded once to f32 (RNE, subnormals kept, overflow to inf;
+    NaN: 0x7FC00000)."""
+    if x != x:
+        return 0x7FC00000
+    try:
+        return struct.unpack("<I", struct.pack("<f", x))[0]
+    except OverflowError:
+        return 0xFF800000 if x < 0 else 0x7F800000
+
+
+def bits_f32(b):
+    """The value of the f32 bits b."""
+    return struct.unpack("<f", struct.pack("<I", b))[0]
+
+
+def f32_add_bits(x, y):
+    """rnd_f32(x + y) of two f32 bit patterns (the double sum of two f32 values rounded to f32
+    is the correctly rounded f32 sum: 53 >= 2 * 24 + 2)."""
+    return f32_bits(bits_f32(x) + bits_f32(y))
 
 
 def same_bits(x, y):
@@ -90,8 +113,9 @@ def scale_lines(var, code_var, vs, k, form):
 # The ops that sum a block's products (docs/mlir.md, "What the pass matches"): SPEC §8's
 # vector.reduction, and with a constant zero accumulator ("+0" or "-0") the same reduction
 # (acc first), vector.multi_reduction and a 1-D vector.contract (the order is the lowering's;
-# --mx-to-llvm sums acc first).
-FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract")
+# --mx-to-llvm sums acc first); contract-tile: exec_test.py's 4xK tile (tile_driver_module);
+# wide: 4 blocks of K, each reduced on its own, the sums added (wide_driver_module).
+FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract", "contract-tile", "wide")
 
 
 def parse_form(text):
@@ -100,21 +124,24 @@ def parse_form(text):
     form, _, acc = text.partition(":")
     if form not in FORMS:
         raise ValueError("unknown form %r (expected one of %s)" % (form, ", ".join(FORMS)))
-    if form == "reduction":
+    if form in ("reduction", "wide"):
         if acc:
-            raise ValueError("form reduction takes no accumulator (use reduction-acc)")
+            raise ValueError("form %s takes no accumulator" % form)
         return form, None
     if acc not in ("+0", "-0"):
         raise ValueError("form %s needs an accumulator, +0 or -0 (e.g. %s:-0)" % (form, form))
     return form, acc
 
 
-def model_leaves(fmt_a, fmt_b, a, b, acc):
+def model_leaves(fmt_a, fmt_b, a, b, acc, last=False):
     """The element vectors of the table's dot product: the accumulator is one more leaf, first
-    (the order --mx-to-llvm sums in): +0 is the product of the codes (+0, +0), -0 of (-0, +0)."""
+    (the order --mx-to-llvm sums a 1-D op in), or last (a tile's rows: each row's products
+    summed from -0.0, then the accumulator added): +0 is the product of the codes (+0, +0),
+    -0 of (-0, +0)."""
     if acc is None:
         return list(a), list(b)
-    return [sign_bit(fmt_a) if acc == "-0" else 0] + list(a), [0] + list(b)
+    za, zb = [sign_bit(fmt_a) if acc == "-0" else 0], [0]
+    return (list(a) + za, list(b) + zb) if last else (za + list(a), zb + list(b))
 
 
 def dot_function(name, fmt_a, fmt_b, k, scales=None, fastmath="", scale_form="scalar", form="reduction", acc=None):
@@ -206,6 +233,32 @@ def with_denormal_attrs(text, denormal):
     return _FUNC_RE.sub(add, text)
 
 
+def main_prologue(n, ns):
+    """The first lines of @main: the result buffers %buf (n results) and %sbuf (ns), and their
+    unranked casts %ubuf, %usbuf for printMemrefI32."""
+    return ["func.func @main() {",
+            "  %%buf = memref.alloc() : memref<%dxi32>" % n,
+            "  %%sbuf = memref.alloc() : memref<%dxi32>" % ns,
+            "  %%ubuf = memref.cast %%buf : memref<%dxi32> to memref<*xi32>" % n,
+            "  %%usbuf = memref.cast %%sbuf : memref<%dxi32> to memref<*xi32>" % ns]
+
+
+# The head of @run_all: for %i in 0..65535, xa = %i >> 8 (%xa32), xb = %i & 255 (%sb, an
+# f8E8M0FNU); the caller adds the body and its end.
+PAIR_LOOP_HEAD = """func.func @run_all(%%a: %(va)s, %%b: %(vb)s, %%buf: memref<%(bufn)dxi32>) {
+  %%c0 = arith.constant 0 : index
+  %%c1 = arith.constant 1 : index
+  %%cn = arith.constant %(n)d : index
+  %%c8 = arith.constant 8 : i32
+  %%c255 = arith.constant 255 : i32
+  scf.for %%i = %%c0 to %%cn step %%c1 {
+    %%i32 = arith.index_cast %%i : index to i32
+    %%xa32 = arith.shrui %%i32, %%c8 : i32
+    %%xb32 = arith.andi %%i32, %%c255 : i32
+    %%xb8 = arith.trunci %%xb32 : i32 to i8
+    %%sb = arith.bitcast %%xb8 : i8 to f8E8M0FNU"""
+
+
 def driver_module(fmt_a, fmt_b, k, vectors, static_pairs, scale_form="scalar", denormal="ieee", attrs=True,
                   form="reduction", acc=None):
     """A module with @dot (variable scales), one @dot_s<j> per constant pair of static_pairs,
@@ -226,20 +279,9 @@ def driver_module(fmt_a, fmt_b, k, vectors, static_pairs, scale_form="scalar", d
     for j, p in enumerate(static_pairs):
         out.append(dot_function("dot_s%d" % j, fmt_a, fmt_b, k, scales=p, scale_form=scale_form, form=form, acc=acc))
     # @run_all: every code pair through @dot.
-    out.append("""func.func @run_all(%%a: %(va)s, %%b: %(vb)s, %%buf: memref<%(n)dxi32>) {
-  %%c0 = arith.constant 0 : index
-  %%c1 = arith.constant 1 : index
-  %%cn = arith.constant %(n)d : index
-  %%c8 = arith.constant 8 : i32
-  %%c255 = arith.constant 255 : i32
-  scf.for %%i = %%c0 to %%cn step %%c1 {
-    %%i32 = arith.index_cast %%i : index to i32
-    %%xa32 = arith.shrui %%i32, %%c8 : i32
-    %%xb32 = arith.andi %%i32, %%c255 : i32
+    out.append(PAIR_LOOP_HEAD % dict(va=va, vb=vb, n=NUM_PAIRS, sa="%sa", bufn=NUM_PAIRS) + """
     %%xa8 = arith.trunci %%xa32 : i32 to i8
-    %%xb8 = arith.trunci %%xb32 : i32 to i8
     %%sa = arith.bitcast %%xa8 : i8 to f8E8M0FNU
-    %%sb = arith.bitcast %%xb8 : i8 to f8E8M0FNU
     %%r = func.call @dot(%%a, %%b, %%sa, %%sb) : (%(va)s, %(vb)s, f8E8M0FNU, f8E8M0FNU) -> f32
     %%bits = arith.bitcast %%r : f32 to i32
     memref.store %%bits, %%buf[%%i] : memref<%(n)dxi32>
@@ -255,11 +297,7 @@ def driver_module(fmt_a, fmt_b, k, vectors, static_pairs, scale_form="scalar", d
         body.append("  memref.store %%i%d, %%buf[%%c%d] : memref<%dxi32>" % (j, j, ns))
     body += ["  return", "}"]
     out.append("\n".join(body))
-    main = ["func.func @main() {",
-            "  %%buf = memref.alloc() : memref<%dxi32>" % NUM_PAIRS,
-            "  %%sbuf = memref.alloc() : memref<%dxi32>" % ns,
-            "  %%ubuf = memref.cast %%buf : memref<%dxi32> to memref<*xi32>" % NUM_PAIRS,
-            "  %%usbuf = memref.cast %%sbuf : memref<%dxi32> to memref<*xi32>" % ns]
+    main = main_prologue(NUM_PAIRS, ns)
     if denormal != "ieee":
         main += ["  %%dmode = arith.constant %d : i32" % DENORMAL_MODES[denormal][0],
                  "  %set = func.call @mxcert_set_denormal_mode(%dmode) : (i32) -> i32"]
@@ -333,3 +371,242 @@ def model_bits(mxcert, fmt_a, fmt_b, k, a, b, placements=("dequant", "post"), su
 def ensure_dir(d):
     os.makedirs(d, exist_ok=True)
     return d
+
+
+# ---------------------------------------------------------------------------------------------
+# Tiles: one vector.contract of a vector<ROWSxK> and a vector<K> into vector<ROWSxf32>
+
+
+TILE_ROW_STEP = 37  # row i of a tile has the scale code (xa + 37 i) mod 256
+
+
+def tile_row_code(xa, i):
+    """The scale code of row i of the tile when the driver's code is xa."""
+    return (xa + TILE_ROW_STEP * i) % 256
+
+
+def tile_function(name, fmt, k, rows, acc, codes=None):
+    """@name: a `vector.contract` tile of `rows` dot products, row i of %a (vector<ROWSxK>)
+    times %b (vector<K>), from the constant accumulator acc ("+0" / "-0"). Row i's scale is
+    row i of %sa (vector<ROWSx1xf8E8M0FNU>, broadcast along the row); %b's is %sb. codes:
+    None (both scales are arguments) or ([row codes], xb) constants."""
+    t = FORMATS[fmt]["mlir"]
+    va, vb = "vector<%dx%dx%s>" % (rows, k, t), "vector<%dx%s>" % (k, t)
+    vsa, vsb = "vector<%dx%dxf8E8M0FNU>" % (rows, k), "vector<%dxf8E8M0FNU>" % k
+    vfa, vfb, vr = "vector<%dx%dxf32>" % (rows, k), "vector<%dxf32>" % k, "vector<%dxf32>" % rows
+    rs = "vector<%dx1xf8E8M0FNU>" % rows
+    if codes is None:
+        lines = ["func.func @%s(%%a: %s, %%b: %s, %%sa: %s, %%sb: f8E8M0FNU) -> %s {" % (name, va, vb, rs, vr)]
+    else:
+        lines = ["func.func @%s(%%a: %s, %%b: %s) -> %s {" % (name, va, vb, vr),
+                 "  %%sa = arith.constant dense<[%s]> : %s" % (", ".join("[0x%02X]" % c for c in codes[0]), rs),
+                 "  %%sb = arith.constant 0x%02X : f8E8M0FNU" % codes[1]]
+    lines += [
+        "  %%sav = vector.broadcast %%sa : %s to %s" % (rs, vsa),
+        "  %%sbv = vector.broadcast %%sb : f8E8M0FNU to %s" % vsb,
+        "  %%A = arith.scaling_extf %%a, %%sav : %s, %s to %s" % (va, vsa, vfa),
+        "  %%B = arith.scaling_extf %%b, %%sbv : %s, %s to %s" % (vb, vsb, vfb),
+        "  %%z = arith.constant dense<%s> : %s" % ("-0.0" if acc == "-0" else "0.0", vr),
+        "  %%R = vector.contract {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>, "
+        "affine_map<(i, k) -> (i)>], iterator_types = [\"parallel\", \"reduction\"], kind = #vector.kind<add>} "
+        "%%A, %%B, %%z : %s, %s into %s" % (vfa, vfb, vr),
+        "  return %%R : %s" % vr,
+        "}",
+    ]
+    return "\n".join(lines)
+
+
+def tile_driver_module(fmt, k, rows, vectors, static_pairs, acc):
+    """A module with @tile (variable scales), one @tile_s<j> per constant pair (xa, xb) of
+    static_pairs (row codes tile_row_code(xa, i)), and @main: for every (rows of a, b) in
+    vectors, all 65536 (xa, xb) through @tile (rows results each, at index (xa * 256 + xb) *
+    rows + i), then every @tile_s<j> (at j * rows + i); two printed memrefs per vector."""
+    t = FORMATS[fmt]["mlir"]
+    va, vb, vr = "vector<%dx%dx%s>" % (rows, k, t), "vector<%dx%s>" % (k, t), "vector<%dxf32>" % rows
+    rs = "vector<%dx1xf8E8M0FNU>" % rows
+    n = NUM_PAIRS * rows
+    out = ["func.func private @printMemrefI32(memref<*xi32>)", tile_function("tile", fmt, k, rows, acc)]
+    for j, (xa, xb) in enumerate(static_pairs):
+        out.append(tile_function("tile_s%d" % j, fmt, k, rows, acc, ([tile_row_code(xa, i) for i in range(rows)], xb)))
+    row_lines = []
+    for i in range(rows):
+        row_lines += ["    %%o%d = arith.constant %d : i32" % (i, TILE_ROW_STEP * i),
+                      "    %%x%d = arith.addi %%xa32, %%o%d : i32" % (i, i),
+                      "    %%x%dm = arith.andi %%x%d, %%c255 : i32" % (i, i),
+                      "    %%x%d8 = arith.trunci %%x%dm : i32 to i8" % (i, i),
+                      "    %%s%d = arith.bitcast %%x%d8 : i8 to f8E8M0FNU" % (i, i)]
+    stores = []
+    for i in range(rows):
+        stores += ["    %%r%d = vector.extract %%r[%d] : f32 from %s" % (i, i, vr),
+                   "    %%b%d = arith.bitcast %%r%d : f32 to i32" % (i, i),
+                   "    %%k%d = arith.constant %d : index" % (i, i),
+                   "    %%at%d = arith.addi %%base, %%k%d : index" % (i, i),
+                   "    memref.store %%b%d, %%buf[%%at%d] : memref<%dxi32>" % (i, i, n)]
+    out.append(PAIR_LOOP_HEAD % dict(va=va, vb=vb, n=NUM_PAIRS, bufn=n) + """
+    %%crows = arith.constant %(rows)d : index
+%(row_lines)s
+    %%sa1 = vector.from_elements %(svals)s : vector<%(rows)dxf8E8M0FNU>
+    %%sa = vector.shape_cast %%sa1 : vector<%(rows)dxf8E8M0FNU> to %(rs)s
+    %%r = func.call @tile(%%a, %%b, %%sa, %%sb) : (%(va)s, %(vb)s, %(rs)s, f8E8M0FNU) -> %(vr)s
+    %%base = arith.muli %%i, %%crows : index
+%(stores)s
+  }
+  return
+}""" % dict(va=va, vb=vb, vr=vr, rs=rs, n=n, pairs=NUM_PAIRS, rows=rows, row_lines="\n".join(row_lines),
+            svals=", ".join("%%s%d" % i for i in range(rows)), stores="\n".join(stores)))
+    ns = max(1, len(static_pairs)) * rows
+    body = ["func.func @run_static(%%a: %s, %%b: %s, %%buf: memref<%dxi32>) {" % (va, vb, ns)]
+    for j in range(len(static_pairs)):
+        body.append("  %%r%d = func.call @tile_s%d(%%a, %%b) : (%s, %s) -> %s" % (j, j, va, vb, vr))
+        for i in range(rows):
+            body += ["  %%e%d_%d = vector.extract %%r%d[%d] : f32 from %s" % (j, i, j, i, vr),
+                     "  %%i%d_%d = arith.bitcast %%e%d_%d : f32 to i32" % (j, i, j, i),
+                     "  %%c%d_%d = arith.constant %d : index" % (j, i, j * rows + i),
+                     "  memref.store %%i%d_%d, %%buf[%%c%d_%d] : memref<%dxi32>" % (j, i, j, i, ns)]
+    body += ["  return", "}"]
+    out.append("\n".join(body))
+    main = main_prologue(n, ns)
+    for v, (a_rows, b) in enumerate(vectors):
+        flat = [c for row in a_rows for c in row]
+        main += [line[2:] for line in element_vector("a%df" % v, fmt, flat)]
+        main.append("  %%a%d = vector.shape_cast %%a%df : vector<%dx%s> to %s" % (v, v, rows * k, t, va))
+        main += [line[2:] for line in element_vector("b%d" % v, fmt, b)]
+        main.append("  func.call @run_all(%%a%d, %%b%d, %%buf) : (%s, %s, memref<%dxi32>) -> ()" % (v, v, va, vb, n))
+        main.append("  func.call @printMemrefI32(%ubuf) : (memref<*xi32>) -> ()")
+        main.append("  func.call @run_static(%%a%d, %%b%d, %%sbuf) : (%s, %s, memref<%dxi32>) -> ()" % (v, v, va, vb, ns))
+        main.append("  func.call @printMemrefI32(%usbuf) : (memref<*xi32>) -> ()")
+    main += ["  memref.dealloc %%buf : memref<%dxi32>" % n, "  memref.dealloc %%sbuf : memref<%dxi32>" % ns,
+             "  return", "}"]
+    out.append("\n".join(main))
+    return "\n\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Wide K: BLOCKS blocks of K elements, each reduced on its own, the block sums added
+
+
+def wide_code(x, j, step):
+    """The scale code of block j when the driver's code is x: (x + step j) mod 256."""
+    return (x + step * j) % 256
+
+
+WIDE_STEP_A, WIDE_STEP_B = 37, 11
+
+
+def wide_functions(fmt, k, blocks):
+    """@wide_slices: one vector<BLOCKS*K> per operand, each block a vector.extract_strided_slice
+    of the elements and of the per-block scales (a vector<BLOCKSx1xf8E8M0FNU> broadcast and
+    reshaped to one code per element), reduced on its own; the block sums added in order.
+    @wide_loop: the same as an scf.for over the blocks from -0.0, loading each block's elements
+    (vector.load of a row of a memref<BLOCKSxK>) and scale (memref.load of a memref<BLOCKS>)."""
+    t = FORMATS[fmt]["mlir"]
+    n = blocks * k
+    vs = "vector<%dx1xf8E8M0FNU>" % blocks
+    lines = ["func.func @wide_slices(%%a: vector<%dx%s>, %%b: vector<%dx%s>, %%sa4: %s, %%sb4: %s) -> f32 {" % (n, t, n, t, vs, vs)]
+    for x in ("a", "b"):
+        lines += ["  %%s%sb = vector.broadcast %%s%s4 : %s to vector<%dx%dxf8E8M0FNU>" % (x, x, vs, blocks, k),
+                  "  %%s%s = vector.shape_cast %%s%sb : vector<%dx%dxf8E8M0FNU> to vector<%dxf8E8M0FNU>" % (x, x, blocks, k, n)]
+    for j in range(blocks):
+        for x in ("a", "b"):
+            lines += ["  %%%s%d = vector.extract_strided_slice %%%s {offsets = [%d], sizes = [%d], strides = [1]} : "
+                      "vector<%dx%s> to vector<%dx%s>" % (x, j, x, k * j, k, n, t, k, t),
+                      "  %%s%s%d = vector.extract_strided_slice %%s%s {offsets = [%d], sizes = [%d], strides = [1]} : "
+                      "vector<%dxf8E8M0FNU> to vector<%dxf8E8M0FNU>" % (x, j, x, k * j, k, n, k),
+                      "  %%%s%dx = arith.scaling_extf %%%s%d, %%s%s%d : vector<%dx%s>, vector<%dxf8E8M0FNU> to vector<%dxf32>"
+                      % (x.upper(), j, x, j, x, j, k, t, k, k)]
+        lines += ["  %%P%d = arith.mulf %%A%dx, %%B%dx : vector<%dxf32>" % (j, j, j, k),
+                  "  %%R%d = vector.reduction <add>, %%P%d : vector<%dxf32> into f32" % (j, j, k)]
+    acc = "%R0"
+    for j in range(1, blocks):
+        lines.append("  %%S%d = arith.addf %s, %%R%d : f32" % (j, acc, j))
+        acc = "%%S%d" % j
+    lines += ["  return %s : f32" % acc, "}", ""]
+    mm, ms = "memref<%dx%dx%s>" % (blocks, k, t), "memref<%dxf8E8M0FNU>" % blocks
+    lines += ["func.func @wide_loop(%%a: %s, %%b: %s, %%sa: %s, %%sb: %s) -> f32 {" % (mm, mm, ms, ms),
+              "  %c0 = arith.constant 0 : index",
+              "  %c1 = arith.constant 1 : index",
+              "  %%cn = arith.constant %d : index" % blocks,
+              "  %z = arith.constant -0.0 : f32",
+              "  %r = scf.for %j = %c0 to %cn step %c1 iter_args(%acc = %z) -> (f32) {"]
+    for x in ("a", "b"):
+        lines += ["    %%%sj = vector.load %%%s[%%j, %%c0] : %s, vector<%dx%s>" % (x, x, mm, k, t),
+                  "    %%s%sj = memref.load %%s%s[%%j] : %s" % (x, x, ms),
+                  "    %%s%sv = vector.broadcast %%s%sj : f8E8M0FNU to vector<%dxf8E8M0FNU>" % (x, x, k),
+                  "    %%%s = arith.scaling_extf %%%sj, %%s%sv : vector<%dx%s>, vector<%dxf8E8M0FNU> to vector<%dxf32>"
+                  % (x.upper(), x, x, k, t, k, k)]
+    lines += ["    %%P = arith.mulf %%A, %%B : vector<%dxf32>" % k,
+              "    %%d = vector.reduction <add>, %%P : vector<%dxf32> into f32" % k,
+              "    %next = arith.addf %acc, %d : f32",
+              "    scf.yield %next : f32",
+              "  }",
+              "  return %r : f32",
+              "}"]
+    return "\n".join(lines)
+
+
+def wide_driver_module(fmt, k, blocks, vectors):
+    """A module with @wide_slices, @wide_loop and @main: for every (a blocks, b blocks) in
+    vectors, all 65536 (xa, xb), block j's codes wide_code(xa, j, WIDE_STEP_A) and
+    wide_code(xb, j, WIDE_STEP_B); results at 2 (xa * 256 + xb) (slices) and + 1 (loop); one
+    printed memref per vector."""
+    t = FORMATS[fmt]["mlir"]
+    n, va, vl = 2 * NUM_PAIRS, "vector<%dx%s>" % (blocks * k, t), "vector<%dx%dx%s>" % (blocks, k, t)
+    vs = "vector<%dx1xf8E8M0FNU>" % blocks
+    out = ["func.func private @printMemrefI32(memref<*xi32>)", wide_functions(fmt, k, blocks)]
+    codes = []
+    for x, step in (("a", WIDE_STEP_A), ("b", WIDE_STEP_B)):
+        src = "%%%s32" % ("xa" if x == "a" else "xb")
+        for j in range(blocks):
+            codes += ["    %%%so%d = arith.constant %d : i32" % (x, j, step * j),
+                      "    %%%sx%d = arith.addi %s, %%%so%d : i32" % (x, j, src, x, j),
+                      "    %%%sm%d = arith.andi %%%sx%d, %%c255 : i32" % (x, j, x, j),
+                      "    %%%s8_%d = arith.trunci %%%sm%d : i32 to i8" % (x, j, x, j),
+                      "    %%%sf%d = arith.bitcast %%%s8_%d : i8 to f8E8M0FNU" % (x, j, x, j)]
+        codes += ["    %%%sv = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (
+                      x, ", ".join("%%%sf%d" % (x, j) for j in range(blocks)), blocks),
+                  "    %%s%s4 = vector.shape_cast %%%sv : vector<%dxf8E8M0FNU> to %s" % (x, x, blocks, vs)]
+    mm, ms = "memref<%dx%dx%s>" % (blocks, k, t), "memref<%dxf8E8M0FNU>" % blocks
+    fill = ["  %%am = memref.alloc() : %s" % mm, "  %%bm = memref.alloc() : %s" % mm,
+            "  %%sam = memref.alloc() : %s" % ms, "  %%sbm = memref.alloc() : %s" % ms]
+    for j in range(blocks):
+        fill += ["  %%row%d = arith.constant %d : index" % (j, j),
+                 "  %%ar%d = vector.extract %%a[%d] : vector<%dx%s> from %s" % (j, j, k, t, vl),
+                 "  %%br%d = vector.extract %%b[%d] : vector<%dx%s> from %s" % (j, j, k, t, vl),
+                 "  vector.store %%ar%d, %%am[%%row%d, %%c0] : %s, vector<%dx%s>" % (j, j, mm, k, t),
+                 "  vector.store %%br%d, %%bm[%%row%d, %%c0] : %s, vector<%dx%s>" % (j, j, mm, k, t)]
+        codes += ["    memref.store %%af%d, %%sam[%%row%d] : %s" % (j, j, ms),
+                  "    memref.store %%bf%d, %%sbm[%%row%d] : %s" % (j, j, ms)]
+    head = PAIR_LOOP_HEAD % dict(va=vl, vb=vl, n=NUM_PAIRS, bufn=n)
+    at = head.index("  scf.for")
+    head = head[:at] + "\n".join(fill) + "\n" + head[at:]
+    out.append(head + """
+%(codes)s
+    %%a128 = vector.shape_cast %%a : %(vl)s to %(va)s
+    %%b128 = vector.shape_cast %%b : %(vl)s to %(va)s
+    %%r1 = func.call @wide_slices(%%a128, %%b128, %%sa4, %%sb4) : (%(va)s, %(va)s, %(vs)s, %(vs)s) -> f32
+    %%r2 = func.call @wide_loop(%%am, %%bm, %%sam, %%sbm) : (%(mm)s, %(mm)s, %(ms)s, %(ms)s) -> f32
+    %%c2 = arith.constant 2 : index
+    %%at1 = arith.muli %%i, %%c2 : index
+    %%at2 = arith.addi %%at1, %%c1 : index
+    %%b1 = arith.bitcast %%r1 : f32 to i32
+    %%b2 = arith.bitcast %%r2 : f32 to i32
+    memref.store %%b1, %%buf[%%at1] : memref<%(n)dxi32>
+    memref.store %%b2, %%buf[%%at2] : memref<%(n)dxi32>
+  }
+  memref.dealloc %%am : %(mm)s
+  memref.dealloc %%bm : %(mm)s
+  memref.dealloc %%sam : %(ms)s
+  memref.dealloc %%sbm : %(ms)s
+  return
+}""" % dict(codes="\n".join(codes), va=va, vl=vl, vs=vs, n=n, mm=mm, ms=ms))
+    main = main_prologue(n, 1)
+    for v, (a_blocks, b_blocks) in enumerate(vectors):
+        main += [line[2:] for line in element_vector("a%df" % v, fmt, [c for blk in a_blocks for c in blk])]
+        main += [line[2:] for line in element_vector("b%df" % v, fmt, [c for blk in b_blocks for c in blk])]
+        main += ["  %%a%d = vector.shape_cast %%a%df : %s to %s" % (v, v, va, vl),
+                 "  %%b%d = vector.shape_cast %%b%df : %s to %s" % (v, v, va, vl),
+                 "  func.call @run_all(%%a%d, %%b%d, %%buf) : (%s, %s, memref<%dxi32>) -> ()" % (v, v, vl, vl, n),
+                 "  func.call @printMemrefI32(%ubuf) : (memref<*xi32>) -> ()"]
+    main += ["  memref.dealloc %%buf : memref<%dxi32>" % n, "  memref.dealloc %sbuf : memref<1xi32>", "  return", "}"]
+    out.append("\n".join(main))
+    return "\n\n".join(out) + "\n"

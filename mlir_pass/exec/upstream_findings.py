@@ -24,7 +24,6 @@ differences are FINDINGS (printed, recorded in docs/mlir.md), not failures.
 
 import argparse
 import os
-import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -37,18 +36,8 @@ UPSTREAM = ["--arith-expand=include-f8e8m0=true include-f4e2m1=true", "--convert
             "--reconcile-unrealized-casts"]
 
 
-def f32_bits(x):
-    """The f32 bits of the double x rounded once to f32 (RNE, subnormals kept, overflow to inf)."""
-    if x != x:
-        return NAN
-    try:
-        return struct.unpack("<I", struct.pack("<f", x))[0]
-    except OverflowError:
-        return 0xFF800000 if x < 0 else 0x7F800000
-
-
-def bits_f32(b):
-    return struct.unpack("<f", struct.pack("<I", b))[0]
+f32_bits = mx.f32_bits
+bits_f32 = mx.bits_f32
 
 
 def e2m1_value(code):

@@ -158,39 +158,6 @@ func.func @contract_acc_var(%a: vector<32xf4E2M1FN>, %b: vector<32xf4E2M1FN>, %s
 
 // -----
 
-// CHECK-LABEL: func.func @contract_tile(
-// CHECK: arith.scaling_extf
-// CHECK-NOT: scf.if
-func.func @contract_tile(%a: vector<4x32xf4E2M1FN>, %b: vector<32xf4E2M1FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> vector<4xf32> {
-  %sav = vector.broadcast %sa : f8E8M0FNU to vector<4x32xf8E8M0FNU>
-  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<32xf8E8M0FNU>
-  %A = arith.scaling_extf %a, %sav : vector<4x32xf4E2M1FN>, vector<4x32xf8E8M0FNU> to vector<4x32xf32>
-  %B = arith.scaling_extf %b, %sbv : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
-  %z = arith.constant dense<0.0> : vector<4xf32>
-  // expected-remark @below {{left unchanged: the vector.contract has parallel dimensions (a tile of dot products; the pass matches one dot product per op: two 1-D vectors contracted into a scalar)}}
-  %R = vector.contract {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<4x32xf32>, vector<32xf32> into vector<4xf32>
-  return %R : vector<4xf32>
-}
-
-// -----
-
-// CHECK-LABEL: func.func @multi_reduction_2d(
-// CHECK: arith.scaling_extf
-// CHECK-NOT: scf.if
-func.func @multi_reduction_2d(%a: vector<4x32xf4E2M1FN>, %b: vector<4x32xf4E2M1FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> vector<4xf32> {
-  %sav = vector.broadcast %sa : f8E8M0FNU to vector<4x32xf8E8M0FNU>
-  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<4x32xf8E8M0FNU>
-  %A = arith.scaling_extf %a, %sav : vector<4x32xf4E2M1FN>, vector<4x32xf8E8M0FNU> to vector<4x32xf32>
-  %B = arith.scaling_extf %b, %sbv : vector<4x32xf4E2M1FN>, vector<4x32xf8E8M0FNU> to vector<4x32xf32>
-  %P = arith.mulf %A, %B : vector<4x32xf32>
-  %z = arith.constant dense<0.0> : vector<4xf32>
-  // expected-remark @below {{left unchanged: the vector.multi_reduction reduces a rank-2 vector}}
-  %R = vector.multi_reduction <add>, %P, %z [1] : vector<4x32xf32> to vector<4xf32>
-  return %R : vector<4xf32>
-}
-
-// -----
-
 // CHECK-LABEL: func.func @contract_mixed(
 // CHECK: arith.scaling_extf
 // CHECK-NOT: scf.if

@@ -20,11 +20,12 @@ for bad in "--bogus" "--only" "--only everything" "--out" "--formats e9m9" "--fo
   [ "$rc" = 2 ] || fail "gen-tables $bad: exit $rc, expected 2"
   grep -q "^gen-tables: error: " "$TMP/err" || fail "gen-tables $bad: no error line: $(cat "$TMP/err")"
 done
-# Every format but e5m2 (its k = 32 tables take about 40 s each; cert_check_tables re-checks them).
-MXCERT="$MX" "$ROOT/scripts/gen-tables" --only mlir --formats e2m1,e2m3,e3m2,e4m3 --out "$TMP/t" >"$TMP/out" 2>"$TMP/err" ||
+# Two formats, a 4-bit and a 6-bit one (the others take longer; cert_check_tables re-checks
+# every committed table, and docs/mlir.md times the whole --only mlir set).
+MXCERT="$MX" "$ROOT/scripts/gen-tables" --only mlir --formats e2m1,e3m2 --out "$TMP/t" >"$TMP/out" 2>"$TMP/err" ||
   fail "--only mlir --out: exit $?"
 n=$(ls "$TMP/t"/*.json 2>/dev/null | wc -l)
-[ "$n" = 24 ] || fail "--only mlir --formats (4) wrote $n tables, expected 24 (k = 1, 2, 32 keep; k = 32 ftz, daz; k = 33 any)"
+[ "$n" = 12 ] || fail "--only mlir --formats (2) wrote $n tables, expected 12 (k = 1, 2, 32 keep; k = 32 ftz, daz; k = 33 any)"
 [ -f "$TMP/t/README.md" ] || fail "no summary README.md in the chosen directory"
 for f in "$TMP/t"/*.json; do
   cmp -s <(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['agree'])" "$f") \
