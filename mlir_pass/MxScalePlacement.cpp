@@ -446,7 +446,8 @@ struct BlockScale {
   bool bits = false;            ///< `scalar` is i8 (or vector<1xi8>): the code's bits, not an f8E8M0FNU
   std::optional<unsigned> code; ///< its code 0..255 when it is a compile-time constant
   /// In a tile (one dot product per row of a `vector<MxK>` operand): `scalar` is a
-  /// `vector<Mx1x...>` holding one code per row, broadcast along the row.
+  /// `vector<Mx1x...>` holding one code per row, broadcast along the row (or a `vector<M>`,
+  /// broadcast to `vector<KxM>` and transposed).
   bool perRow = false;
   std::vector<unsigned> rowCodes; ///< when perRow: the M codes, if they are compile-time constants
   /// When not empty: the block's code is the element of `scalar` (a vector of one code per
@@ -574,6 +575,18 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
   if (auto cast = scale.getDefiningOp<arith::BitcastOp>()) {
     bcValue = cast.getIn();
     s.bits = true;
+  }
+  // In a tile: one code per row as a vector<rows> broadcast to vector<K x rows> and transposed
+  // (what upstream's transfer permutation lowering makes of a scale read along the rows).
+  if (auto tr = bcValue.getDefiningOp<vector::TransposeOp>(); tr && rows > 1) {
+    auto bc = tr.getVector().getDefiningOp<vector::BroadcastOp>();
+    auto from = bc ? dyn_cast<VectorType>(bc.getSource().getType()) : VectorType();
+    if (tr.getPermutation() == ArrayRef<int64_t>{1, 0} && from && from.getShape() == ArrayRef<int64_t>{rows} &&
+        (s.bits ? isI8(from.getElementType()) : isScale(from.getElementType()))) {
+      s.scalar = bc.getSource();
+      s.perRow = true;
+      return s;
+    }
   }
   if (auto bc = bcValue.getDefiningOp<vector::BroadcastOp>()) {
     Value src = bc.getSource();
@@ -863,13 +876,16 @@ Value codeI32(OpBuilder &b, Location loc, const BlockScale &s) {
           b, loc, rows, DenseElementsAttr::get(rows, llvm::to_vector(llvm::map_range(s.rowCodes, [&](unsigned c) {
                                                  return APInt(32, c);
                                                }))));
-    Value v = vector::ShapeCastOp::create(b, loc, VectorType::get({src.getShape()[0]}, src.getElementType()), s.scalar);
+    Value v = src.getRank() == 1 ? s.scalar  // vector<M> (a transposed broadcast)
+                                 : Value(vector::ShapeCastOp::create(
+                                       b, loc, VectorType::get({src.getShape()[0]}, src.getElementType()), s.scalar));
     Value i8 = s.bits ? v : Value(arith::BitcastOp::create(b, loc, withShapeOf(v.getType(), b.getI8Type()), v));
     return arith::ExtUIOp::create(b, loc, rows, i8);
   }
   Value v = s.scalar;
   if (!s.pos.empty()) v = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>(s.pos));  // the block's code
-  else if (isa<VectorType>(v.getType())) v = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});  // vector<1x...>
+  else if (auto vt = dyn_cast<VectorType>(v.getType()))  // vector<1x...>, or a 0-d vector<...>
+    v = vector::ExtractOp::create(b, loc, v, SmallVector<int64_t>(vt.getRank(), 0));
   Value i8 = s.bits ? v : Value(arith::BitcastOp::create(b, loc, b.getI8Type(), v));
   return arith::ExtUIOp::create(b, loc, i32, i8);
 }
@@ -1298,6 +1314,18 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
     RewritePatternSet patterns(&getContext());
     populateMxScalePlacementPatterns(patterns, state);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
+    // Structured ops are matched once vectorized: say so where one computes MX products.
+    if (state.mode != PlacementMode::Off && state.emitRemarks)
+      getOperation()->walk([](Operation *op) {
+        if (!op->getName().getStringRef().starts_with("linalg.")) return;
+        bool scaled = false;
+        op->walk([&](arith::ScalingExtFOp) { scaled = true; });
+        if (scaled)
+          mlir::emitRemark(op->getLoc(), "mx-scale-placement: left unchanged: a ")
+              << op->getName() << " that scales MX elements is matched after vectorization "
+              << "(docs/mlir.md, \"From linalg\": transform.structured.vectorize with "
+              << "mlir_pass/pipelines/linalg-vectorize.mlir, then --mx-scale-placement)";
+      });
     if (state.hadError) signalPassFailure();
   }
 

@@ -224,7 +224,8 @@ struct MxScalePlacementState {
 
 /// Adds the patterns that rewrite matched MX block dot products, rooted at the op that sums
 /// the products: `vector.reduction` (with or without a zero accumulator),
-/// `vector.multi_reduction` and 1-D `vector.contract` (docs/mlir.md, "What the pass
+/// `vector.multi_reduction` and `vector.contract`, one dot product or a tile of one per row,
+/// with scales per block, per row, or per block of a wide K (docs/mlir.md, "What the pass
 /// matches"). `state` must outlive the pattern set. Driven once per op (as
 /// `walkAndApplyPatterns` does), every decision is reported exactly once.
 void populateMxScalePlacementPatterns(mlir::RewritePatternSet &patterns, MxScalePlacementState &state);

@@ -296,14 +296,19 @@ def fewer(args, vectors):
     return [v for v in vectors if not v[0].startswith(("witness1", "witness2", "random"))]
 
 
-def run_three(args, work, src, placement, post_all, trust, memrefs, problems):
-    """Lowers src three ways (original; rewritten with the certified tables; post-all: a
-    runtime guard with the every-pair compact table) and JITs each: (variants, {name: printed
-    memrefs}), or (variants, None) with a problem appended when one prints other than
-    `memrefs` memrefs."""
-    variants = [("original", ["--mx-to-llvm"]), ("rewritten", [placement, "--mx-to-llvm"]),
-                ("post-all", ["--mx-scale-placement=mode=runtime guards=%s allow-uncertified=true %s" % (
-                    post_all, trust), "--mx-to-llvm"])]
+def direct_pipeline(placement):
+    """The placement pass (when given), then --mx-to-llvm."""
+    return ([placement] if placement else []) + ["--mx-to-llvm"]
+
+
+def run_three(args, work, src, placement, post_all, trust, memrefs, problems, pipeline=direct_pipeline):
+    """Lowers src three ways with pipeline(placement option or None) (original; rewritten
+    with the certified tables; post-all: a runtime guard with the every-pair compact table)
+    and JITs each: (variants, {name: printed memrefs}), or (variants, None) with a problem
+    appended when one prints other than `memrefs` memrefs."""
+    variants = [("original", pipeline(None)), ("rewritten", pipeline(placement)),
+                ("post-all", pipeline("--mx-scale-placement=mode=runtime guards=%s allow-uncertified=true %s" % (
+                    post_all, trust)))]
     results = {}
     for name, passes in variants:
         ll = os.path.join(work, name + ".ll.mlir")
@@ -325,27 +330,35 @@ def tile_rows(fmt, a):
     return [list(a), list(a[1:] + a[:1]), [c ^ S for c in a], list(reversed(a))]
 
 
-def check_tile(args, fmt, k, acc):
+def check_tile(args, fmt, k, acc, linalg=False):
     """The vector.contract tile (TILE_ROWS x K times K, per-row scale codes
-    mx.tile_row_code(xa, i)) through the three lowerings; returns (summary, problems)."""
+    mx.tile_row_code(xa, i)) through the three lowerings; returns (summary, problems). With
+    linalg: the same matrix-vector product written as a linalg.generic on tensors, through the
+    linalg pipeline (mx.linalg_pipeline: vectorize, the pass, bufferize, lower), variable scale
+    codes only."""
     t0 = time.time()
     rows = TILE_ROWS
-    work = mx.ensure_dir(os.path.join(args.workdir, "k%d-tile%s" % (k, acc)))
+    work = mx.ensure_dir(os.path.join(args.workdir, "k%d-%s%s" % (k, "linalg" if linalg else "tile", acc)))
     with open(table_path(args.tables, fmt, k, "keep", acc)) as f:
         table = json.load(f)
     seq = table_path(args.tables, fmt, k, "keep")
     wit = json.load(open(seq)) if os.path.exists(seq) else {}
     vectors = fewer(args, build_vectors(fmt, k, wit, args.all_vectors, "ieee", args.quick))
-    pairs = static_pairs(table["agree"])
+    pairs = [] if linalg else static_pairs(table["agree"])
     tiles = [(tile_rows(fmt, a), b) for _, a, b in vectors]
     src = os.path.join(work, "input.mlir")
     with open(src, "w") as f:
-        f.write(mx.tile_driver_module(fmt, k, rows, tiles, pairs, acc))
+        f.write(mx.linalg_driver_module(fmt, k, rows, tiles, acc) if linalg
+                else mx.tile_driver_module(fmt, k, rows, tiles, pairs, acc))
     post_all = write_post_all(work, table)
     trust = trust_options(args)
     placement = "--mx-scale-placement=" + trust
+    pipeline = mx.linalg_pipeline if linalg else direct_pipeline
+    per = 1 if linalg else 2  # printed memrefs per vector: all pairs (and the constant pairs)
     rewritten_ir = os.path.join(work, "rewritten.mlir")
-    remarks = mx.lower(args.mxcert_opt, src, rewritten_ir, [placement])
+    # The rewrite itself: the pipeline up to and including the pass.
+    upto = pipeline(placement)
+    remarks = mx.lower(args.mxcert_opt, src, rewritten_ir, upto[:upto.index(placement) + 1])
     problems = []
     n_guard = open(rewritten_ir).read().count("mxcert.guard")
     if n_guard != 1:
@@ -357,7 +370,7 @@ def check_tile(args, fmt, k, acc):
     if remarks.count("rewrote dequant to post") != expect_static:
         problems.append("expected %d static tile rewrites, the remarks report %d" % (
             expect_static, remarks.count("rewrote dequant to post")))
-    variants, results = run_three(args, work, src, placement, post_all, trust, 2 * len(tiles), problems)
+    variants, results = run_three(args, work, src, placement, post_all, trust, per * len(tiles), problems, pipeline)
     if results is None:
         return None, problems
     t_jit = time.time() - t0
@@ -370,7 +383,8 @@ def check_tile(args, fmt, k, acc):
     counts = {name: 0 for name, _ in variants}
     for v in range(len(tiles)):
         for name, _ in variants:
-            got, got_s = canonical(results[name][2 * v]), canonical(results[name][2 * v + 1])
+            got = canonical(results[name][per * v])
+            got_s = canonical(results[name][per * v + 1]) if per == 2 else []
 
             def want(xa, xb, i):
                 # post-all: post where every row's codes are finite (the guard admits the
@@ -394,10 +408,11 @@ def check_tile(args, fmt, k, acc):
     summary = dict(vectors=len(tiles), rows=rows, pairs=mx.NUM_PAIRS, static_pairs=len(pairs),
                    static_rewritten=expect_static, mismatches=counts,
                    seconds=dict(lower_and_jit=round(t_jit, 1), total=round(time.time() - t0, 1)))
-    print("%s k=%d as a %dx%d vector.contract tile with accumulator %s, per-row scale codes (xa + %d i) mod 256: "
+    print("%s k=%d as a %dx%d %s with accumulator %s, per-row scale codes (xa + %d i) mod 256: "
           "%d tiles x %d code pairs x %d rows (+ %d constant-scale pairs, %d rewritten statically); mismatches: "
           "original %d, rewritten %d, post-all %d (%.0f s)" % (
-              fmt, k, rows, k, acc, mx.TILE_ROW_STEP, len(tiles), mx.NUM_PAIRS, rows, len(pairs), expect_static,
+              fmt, k, rows, k, "linalg.generic through the linalg pipeline" if linalg else "vector.contract tile",
+              acc, mx.TILE_ROW_STEP, len(tiles), mx.NUM_PAIRS, rows, len(pairs), expect_static,
               counts["original"], counts["rewritten"], counts["post-all"], summary["seconds"]["total"]))
     return summary, problems
 
@@ -512,11 +527,11 @@ def main():
             form, acc = mx.parse_form(form_text or "reduction")
         except ValueError as e:
             ap.error("--k %s: %s" % (spec, e))
-        if form in ("contract-tile", "wide"):
+        if form in ("contract-tile", "linalg", "wide"):
             if args.denormal != "ieee":
                 ap.error("--k %s: %s runs in the ieee environment only" % (spec, form))
-            summary, problems = (check_tile(args, args.format, k, acc) if form == "contract-tile"
-                                 else check_wide(args, args.format, k))
+            summary, problems = (check_wide(args, args.format, k) if form == "wide"
+                                 else check_tile(args, args.format, k, acc, linalg=form == "linalg"))
             for p in problems:
                 print("MISMATCH " + p if "got" in p else "PROBLEM " + p)
             failed = failed or summary is None or bool(problems)

@@ -114,8 +114,9 @@ def scale_lines(var, code_var, vs, k, form):
 # vector.reduction, and with a constant zero accumulator ("+0" or "-0") the same reduction
 # (acc first), vector.multi_reduction and a 1-D vector.contract (the order is the lowering's;
 # --mx-to-llvm sums acc first); contract-tile: exec_test.py's 4xK tile (tile_driver_module);
+# linalg: the same product as a linalg.generic through the linalg pipeline (linalg_driver_module);
 # wide: 4 blocks of K, each reduced on its own, the sums added (wide_driver_module).
-FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract", "contract-tile", "wide")
+FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract", "contract-tile", "linalg", "wide")
 
 
 def parse_form(text):
@@ -606,6 +607,98 @@ def wide_driver_module(fmt, k, blocks, vectors):
         main += ["  %%a%d = vector.shape_cast %%a%df : %s to %s" % (v, v, va, vl),
                  "  %%b%d = vector.shape_cast %%b%df : %s to %s" % (v, v, va, vl),
                  "  func.call @run_all(%%a%d, %%b%d, %%buf) : (%s, %s, memref<%dxi32>) -> ()" % (v, v, vl, vl, n),
+                 "  func.call @printMemrefI32(%ubuf) : (memref<*xi32>) -> ()"]
+    main += ["  memref.dealloc %%buf : memref<%dxi32>" % n, "  memref.dealloc %sbuf : memref<1xi32>", "  return", "}"]
+    out.append("\n".join(main))
+    return "\n\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# The linalg pipeline: an MX matrix-vector product written as linalg.generic on tensors
+
+
+# mlir_pass/pipelines/linalg-vectorize.mlir, relative to this file.
+LINALG_VECTORIZE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pipelines",
+                                "linalg-vectorize.mlir")
+
+
+def linalg_pipeline(placement):
+    """The passes of the linalg pipeline (docs/mlir.md, "From linalg"), with `placement` (the
+    --mx-scale-placement option, or None for the original) after vectorization."""
+    passes = ["--transform-preload-library=transform-library-paths=" + LINALG_VECTORIZE,
+              "--transform-interpreter", "--canonicalize"]
+    if placement:
+        passes.append(placement)
+    return passes + ["--one-shot-bufferize=bufferize-function-boundaries "
+                     "function-boundary-type-conversion=identity-layout-map",
+                     "--convert-vector-to-scf=full-unroll=true", "--mx-to-llvm"]
+
+
+def linalg_gemv(fmt, k, rows, acc):
+    """@mx_gemv: C = A x b as a linalg.generic on tensors, C[i] = sum_k rnd(2^sa_i A[i,k]) *
+    rnd(2^sb b[k]), C filled with the accumulator acc ("+0" / "-0") first."""
+    t = FORMATS[fmt]["mlir"]
+    return """func.func @mx_gemv(%%a: tensor<%(r)dx%(k)dx%(t)s>, %%b: tensor<%(k)dx%(t)s>, %%sa: tensor<%(r)dxf8E8M0FNU>, %%sb: tensor<f8E8M0FNU>) -> tensor<%(r)dxf32> {
+  %%z = arith.constant %(z)s : f32
+  %%e = tensor.empty() : tensor<%(r)dxf32>
+  %%c = linalg.fill ins(%%z : f32) outs(%%e : tensor<%(r)dxf32>) -> tensor<%(r)dxf32>
+  %%res = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> ()>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%%a, %%b, %%sa, %%sb : tensor<%(r)dx%(k)dx%(t)s>, tensor<%(k)dx%(t)s>, tensor<%(r)dxf8E8M0FNU>, tensor<f8E8M0FNU>) outs(%%c : tensor<%(r)dxf32>) {
+  ^bb0(%%x: %(t)s, %%y: %(t)s, %%s: f8E8M0FNU, %%u: f8E8M0FNU, %%acc: f32):
+    %%xs = arith.scaling_extf %%x, %%s : %(t)s, f8E8M0FNU to f32
+    %%ys = arith.scaling_extf %%y, %%u : %(t)s, f8E8M0FNU to f32
+    %%p = arith.mulf %%xs, %%ys : f32
+    %%sum = arith.addf %%acc, %%p : f32
+    linalg.yield %%sum : f32
+  } -> tensor<%(r)dxf32>
+  return %%res : tensor<%(r)dxf32>
+}""" % dict(r=rows, k=k, t=t, z="-0.0" if acc == "-0" else "0.0")
+
+
+def linalg_driver_module(fmt, k, rows, vectors, acc):
+    """@mx_gemv and @main: for every (rows of a, b) in vectors, all 65536 (xa, xb) (row i's
+    code tile_row_code(xa, i), b's xb) through @mx_gemv, results at (xa * 256 + xb) * rows + i;
+    one printed memref per vector. Everything is on tensors until one-shot-bufferize."""
+    t = FORMATS[fmt]["mlir"]
+    ta, tb, tr = "tensor<%dx%dx%s>" % (rows, k, t), "tensor<%dx%s>" % (k, t), "tensor<%dxf32>" % rows
+    n = NUM_PAIRS * rows
+    codes, stores = [], []
+    for i in range(rows):
+        codes += ["    %%o%d = arith.constant %d : i32" % (i, TILE_ROW_STEP * i),
+                  "    %%x%d = arith.addi %%xa32, %%o%d : i32" % (i, i),
+                  "    %%x%dm = arith.andi %%x%d, %%c255 : i32" % (i, i),
+                  "    %%x%d8 = arith.trunci %%x%dm : i32 to i8" % (i, i),
+                  "    %%s%d = arith.bitcast %%x%d8 : i8 to f8E8M0FNU" % (i, i)]
+        stores += ["    %%k%d = arith.constant %d : index" % (i, i),
+                   "    %%r%d = tensor.extract %%r[%%k%d] : %s" % (i, i, tr),
+                   "    %%b%d = arith.bitcast %%r%d : f32 to i32" % (i, i),
+                   "    %%at%d = arith.addi %%base, %%k%d : index" % (i, i),
+                   "    memref.store %%b%d, %%buf[%%at%d] : memref<%dxi32>" % (i, i, n)]
+    out = ["func.func private @printMemrefI32(memref<*xi32>)", linalg_gemv(fmt, k, rows, acc)]
+    out.append(PAIR_LOOP_HEAD % dict(va=ta, vb=tb, n=NUM_PAIRS, bufn=n) + """
+    %%crows = arith.constant %(rows)d : index
+%(codes)s
+    %%sat = tensor.from_elements %(svals)s : tensor<%(rows)dxf8E8M0FNU>
+    %%sbt = tensor.from_elements %%sb : tensor<f8E8M0FNU>
+    %%r = func.call @mx_gemv(%%a, %%b, %%sat, %%sbt) : (%(ta)s, %(tb)s, tensor<%(rows)dxf8E8M0FNU>, tensor<f8E8M0FNU>) -> %(tr)s
+    %%base = arith.muli %%i, %%crows : index
+%(stores)s
+  }
+  return
+}""" % dict(rows=rows, codes="\n".join(codes), svals=", ".join("%%s%d" % i for i in range(rows)), ta=ta, tb=tb,
+            tr=tr, stores="\n".join(stores)))
+    main = main_prologue(n, 1) + ["  %c0m = arith.constant 0 : index"]
+    for v, (a_rows, b) in enumerate(vectors):
+        main += [line[2:] for line in element_vector("a%df" % v, fmt, [c for row in a_rows for c in row])]
+        main += [line[2:] for line in element_vector("b%dv" % v, fmt, b)]
+        main += ["  %%a%dv = vector.shape_cast %%a%df : vector<%dx%s> to vector<%dx%dx%s>" % (v, v, rows * k, t, rows, k, t),
+                 "  %%a%de = tensor.empty() : %s" % (v, ta),
+                 "  %%a%d = vector.transfer_write %%a%dv, %%a%de[%%c0m, %%c0m] {in_bounds = [true, true]} : "
+                 "vector<%dx%dx%s>, %s" % (v, v, v, rows, k, t, ta),
+                 "  %%b%de = tensor.empty() : %s" % (v, tb),
+                 "  %%b%d = vector.transfer_write %%b%dv, %%b%de[%%c0m] {in_bounds = [true]} : vector<%dx%s>, %s"
+                 % (v, v, v, k, t, tb),
+                 "  func.call @run_all(%%a%d, %%b%d, %%buf) : (%s, %s, memref<%dxi32>) -> ()" % (v, v, ta, tb, n),
                  "  func.call @printMemrefI32(%ubuf) : (memref<*xi32>) -> ()"]
     main += ["  memref.dealloc %%buf : memref<%dxi32>" % n, "  memref.dealloc %sbuf : memref<1xi32>", "  return", "}"]
     out.append("\n".join(main))

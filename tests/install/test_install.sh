@@ -113,6 +113,13 @@ MLIR
       fail "installed plugin did not use a verified installed table: $(head -c 400 "$TMP/in.plugin.err")"
     grep -qF "no certified table for e2m1 x e2m1, k = 4 (seq or any, f32 rne keep, dequant/post bitwise) in '$(realpath "$P")/share/mxcert/tables'" "$TMP/k4.plugin.err" ||
       fail "installed plugin did not look in the installed tables: $(head -c 400 "$TMP/k4.plugin.err")"
+    # The linalg pipeline with the installed transform script and tables (docs/mlir.md, "From linalg").
+    env -u MXCERT_CHECKER MXCERT_CHECK_CACHE=none PATH=/usr/bin:/bin "$P/bin/mxcert-opt" "$SRC/examples/mx_gemv_linalg.mlir" \
+      --transform-preload-library=transform-library-paths="$P/share/mxcert/pipelines/linalg-vectorize.mlir" \
+      --transform-interpreter --canonicalize --mx-scale-placement >"$TMP/linalg.out" 2>"$TMP/linalg.err" ||
+      fail "installed linalg pipeline: $(head -c 400 "$TMP/linalg.err")"
+    grep -q "k33_any_dequant-post_bitwise.json, dequant elsewhere" "$TMP/linalg.err" && grep -q "mxcert.guard" "$TMP/linalg.out" ||
+      fail "installed linalg pipeline did not guard the vectorized product: $(head -c 400 "$TMP/linalg.err")"
   fi
 fi
 
