@@ -214,13 +214,13 @@ std::unique_ptr<GuardTableSource> GuardTableSource::fromFile(const std::string &
   try {
     std::error_code ec;
     if (std::filesystem::is_directory(file, ec)) {
-      s->index_ = certs::readSweepIndex(file);  // DIR/index.json
+      s->sources_.push_back(Source{certs::readSweepIndex(file), "", ""});  // DIR/index.json
       return s;
     }
     std::string bytes = certs::readRegularFile(file, certs::kMaxFileBytes);
     nlohmann::json j = certs::parseStrict(bytes, "'" + file + "'");
     if (certs::isSweepIndex(j))
-      s->index_ = certs::sweepIndexFromJson(j, file);
+      s->sources_.push_back(Source{certs::sweepIndexFromJson(j, file), "", ""});
     else
       s->file_ = loadParsed(file, bytes, j);
   } catch (const std::exception &e) {  // certs::SchemaError, and anything else the reader throws
@@ -232,7 +232,38 @@ std::unique_ptr<GuardTableSource> GuardTableSource::fromFile(const std::string &
 
 std::unique_ptr<GuardTableSource> GuardTableSource::fromDirectory(const std::string &dir, const TrustOptions &trust) {
   std::unique_ptr<GuardTableSource> s(new GuardTableSource(trust));
-  s->dir_ = dir;
+  s->sources_.push_back(Source{std::nullopt, dir, ""});
+  return s;
+}
+
+std::unique_ptr<GuardTableSource> GuardTableSource::fromList(const std::vector<std::string> &paths,
+                                                             const std::string &fallbackDir,
+                                                             const TrustOptions &trust, std::string &error) {
+  std::unique_ptr<GuardTableSource> s(new GuardTableSource(trust));
+  for (const std::string &path : paths) {
+    try {
+      std::error_code ec;
+      if (std::filesystem::is_directory(path, ec)) {
+        if (std::filesystem::exists(path + "/index.json", ec))
+          s->sources_.push_back(Source{certs::readSweepIndex(path), "", ""});
+        else
+          s->sources_.push_back(Source{std::nullopt, path, ""});
+        continue;
+      }
+      std::string bytes = certs::readRegularFile(path, certs::kMaxFileBytes);
+      nlohmann::json j = certs::parseStrict(bytes, "'" + path + "'");
+      if (certs::isSweepIndex(j)) {
+        s->sources_.push_back(Source{certs::sweepIndexFromJson(j, path), "", ""});
+        continue;
+      }
+      s->files_.emplace(path, loadParsed(path, bytes, j));  // validated now, used where it fits
+      s->sources_.push_back(Source{std::nullopt, "", path});
+    } catch (const std::exception &e) {  // certs::SchemaError, and anything else the reader throws
+      error = "'" + path + "': " + e.what();
+      return nullptr;
+    }
+  }
+  s->sources_.push_back(Source{std::nullopt, fallbackDir, ""});
   return s;
 }
 
@@ -321,31 +352,50 @@ TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
   TableLookup &entry = cache_[key];
-  if (k > kMaxK)
+  if (k > kMaxK) {
     entry.reason = noTable(a, b, k) + ": mxcert handles blocks of at most " + std::to_string(kMaxK) + " elements";
-  else
-    entry = index_ ? lookupIndex(a, b, k, mode, order) : lookupDirectory(a, b, k, mode, order);
-  if (entry.table) {
-    // The table's own configuration decides, not its file name or its index entry.
-    const certs::GuardTable &g = entry.table->table;
-    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k, mode, order);
-    if (!why.empty()) {
-      entry.reason = "guard table '" + entry.table->path + "' does not fit this block: " + why;
-      entry.table = nullptr;
-    }
+    return entry;
   }
+  // The sources in order: the first table that fits serves; an unreadable one is an error.
+  std::vector<std::string> reasons;
+  for (const Source &src : sources_) {
+    TableLookup r = lookupIn(src, a, b, k, mode, order);
+    if (r.table) {
+      // The table's own configuration decides, not its file name or its index entry.
+      const certs::GuardTable &g = r.table->table;
+      std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k, mode, order);
+      if (why.empty()) return entry = r;
+      r.reason = "guard table '" + r.table->path + "' does not fit this block: " + why;
+      r.table = nullptr;
+    }
+    if (r.error) return entry = r;
+    reasons.push_back(r.reason);
+  }
+  for (const std::string &why : reasons) entry.reason += (entry.reason.empty() ? "" : "; ") + why;
   return entry;
 }
 
-TableLookup GuardTableSource::lookupDirectory(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                                              ReductionOrder order) {
+TableLookup GuardTableSource::lookupIn(const Source &src, const ElementFormat &a, const ElementFormat &b, int k,
+                                       DenormalMode mode, ReductionOrder order) {
+  if (src.index) return lookupIndex(*src.index, a, b, k, mode, order);
+  if (!src.dir.empty()) return lookupDirectory(src.dir, a, b, k, mode, order);
+  return TableLookup{&files_.at(src.file), "", false};  // one certificate: its configuration decides
+}
+
+LoadedTable &GuardTableSource::loadOnce(const std::string &path) {
+  if (auto f = files_.find(path); f != files_.end()) return f->second;
+  return files_.emplace(path, load(path)).first->second;
+}
+
+TableLookup GuardTableSource::lookupDirectory(const std::string &dir, const ElementFormat &a, const ElementFormat &b,
+                                              int k, DenormalMode mode, ReductionOrder order) {
   TableLookup r;
   // Seq blocks: the seq table, else the any-order table; blocks of open order: the any-order table.
   std::vector<ReductionOrder> trees = {order};
   if (order == ReductionOrder::Seq) trees.push_back(ReductionOrder::Any);
   std::string path;
   for (ReductionOrder t : trees) {
-    std::string p = dir_ + "/" + tableFileName(a, b, k, mode, t);
+    std::string p = dir + "/" + tableFileName(a, b, k, mode, t);
     std::error_code ec;
     if (std::filesystem::exists(p, ec)) {
       path = p;
@@ -353,16 +403,12 @@ TableLookup GuardTableSource::lookupDirectory(const ElementFormat &a, const Elem
     }
   }
   if (path.empty()) {
-    r.reason = noTable(a, b, k) + " " + wanted(mode, order) + " in '" + dir_ + "'; make one with `" +
+    r.reason = noTable(a, b, k) + " " + wanted(mode, order) + " in '" + dir + "'; make one with `" +
                tableCommand(a, b, k, mode, order) + "` and pass guards=" + tableFileName(a, b, k, mode, order);
     return r;
   }
-  if (auto f = files_.find(path); f != files_.end()) {
-    r.table = &f->second;
-    return r;
-  }
   try {
-    r.table = &files_.emplace(path, load(path)).first->second;
+    r.table = &loadOnce(path);
   } catch (const std::exception &e) {
     r.reason = std::string("cannot read guard table: ") + e.what();
     r.error = true;
@@ -370,11 +416,11 @@ TableLookup GuardTableSource::lookupDirectory(const ElementFormat &a, const Elem
   return r;
 }
 
-TableLookup GuardTableSource::lookupIndex(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                                          ReductionOrder order) {
+TableLookup GuardTableSource::lookupIndex(const certs::SweepIndex &index, const ElementFormat &a,
+                                          const ElementFormat &b, int k, DenormalMode mode, ReductionOrder order) {
   TableLookup r;
   const certs::IndexEntry *use = nullptr, *uncertified = nullptr;
-  for (const certs::IndexEntry &e : index_->entries) {
+  for (const certs::IndexEntry &e : index.entries) {
     if (!mismatch(e.config, e.lhs, e.rhs, e.relation, a, b, k, mode, order).empty()) continue;
     if (e.certified()) {
       use = &e;
@@ -382,7 +428,7 @@ TableLookup GuardTableSource::lookupIndex(const ElementFormat &a, const ElementF
     }
     if (!uncertified) uncertified = &e;
   }
-  const std::string where = noTable(a, b, k) + " " + wanted(mode, order) + " in index '" + index_->path + "'";
+  const std::string where = noTable(a, b, k) + " " + wanted(mode, order) + " in index '" + index.path + "'";
   if (!use && uncertified) {
     // Never read: an entry that is not certified is no table at all.
     r.reason = where + ": " + uncertified->label() + " has status " + uncertified->status;
@@ -1284,6 +1330,12 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
     trust.check.cacheDir = checkCache;
     trust.allowUncertified = allowUncertified;
     std::unique_ptr<GuardTableSource> tables;
+    if (!guards.empty() && !tablesList.empty()) {
+      mlir::emitError(getOperation()->getLoc(),
+                      "mx-scale-placement: guards= and tables= cannot be combined (guards= is the one table "
+                      "for every block)");
+      return signalPassFailure();
+    }
     if (!guards.empty()) {
       std::string err;
       tables = GuardTableSource::fromFile(guards, trust, err);
@@ -1298,7 +1350,17 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
         mlir::emitError(getOperation()->getLoc(), "mx-scale-placement: tables-dir '") << dir << "' is not a directory";
         return signalPassFailure();
       }
-      tables = GuardTableSource::fromDirectory(dir, trust);
+      if (tablesList.empty()) {
+        tables = GuardTableSource::fromDirectory(dir, trust);
+      } else {
+        std::string err;
+        tables = GuardTableSource::fromList(std::vector<std::string>(tablesList.begin(), tablesList.end()), dir,
+                                            trust, err);
+        if (!tables) {
+          mlir::emitError(getOperation()->getLoc(), "mx-scale-placement: cannot use tables=") << err;
+          return signalPassFailure();
+        }
+      }
     }
     MxScalePlacementState state;
     state.mode = mode;
@@ -1335,6 +1397,11 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
                                             "certified entries are looked up by configuration (default: the "
                                             "committed certified tables)"),
                              llvm::cl::init("")};
+  ListOption<std::string> tablesList{
+      *this, "tables",
+      llvm::cl::desc("Where to look for each block's table first, in order (comma-separated): directories (their "
+                     "index.json when they have one, else their files by name), sweep index files, and certificates; "
+                     "then tables-dir (the committed tables by default)")};
   Option<std::string> tablesDir{*this, "tables-dir",
                                 llvm::cl::desc("Directory of certified tables looked up by configuration "
                                                "(default: <prefix>/share/mxcert/tables when installed, "

@@ -45,6 +45,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace mxcert::mlir_pass {
 
@@ -133,8 +134,9 @@ struct TrustOptions {
 
 /// Where guard tables come from: one explicit file (`guards=FILE`), a sweep index
 /// (`guards=INDEX.json`, or `guards=DIR` holding DIR/index.json; docs/sweeps.md) whose
-/// certified entries are looked up by configuration, or the directory of the committed
-/// certified tables, looked up by file name (certs::tableFileName:
+/// certified entries are looked up by configuration, a list of sources searched in order
+/// (`tables=`: directories, indexes, certificates) before the table directory, or the
+/// directory of the committed certified tables alone, looked up by file name (certs::tableFileName:
 /// `<a>x<b>_f32_rne_keep_k<K>_seq_dequant-post_bitwise.json`). Whichever, the table's own
 /// configuration is checked against the block's before it is used; a file name or an index
 /// entry is only a hint (and an index entry's certificate must be exactly the entry's table).
@@ -150,6 +152,14 @@ public:
                                                     std::string &error);
   /// Tables are looked up by configuration in `dir`.
   static std::unique_ptr<GuardTableSource> fromDirectory(const std::string &dir, const TrustOptions &trust);
+  /// Tables are looked up in `paths`, in order (the pass option `tables=`), then in
+  /// `fallbackDir` (the committed tables, or tables-dir=): each path is a directory (its
+  /// index.json when it has one, else its files by name), a sweep index file, or one
+  /// certificate (used where its configuration fits). On an unreadable or invalid path,
+  /// returns null and sets `error` to a one-line reason.
+  static std::unique_ptr<GuardTableSource> fromList(const std::vector<std::string> &paths,
+                                                    const std::string &fallbackDir, const TrustOptions &trust,
+                                                    std::string &error);
 
   /// The table for a block of `k` leaves of formats `a` and `b` (f32, rne, dequant/post,
   /// bitwise, subnormals as `mode` requires: never a table of another mode; a seq table or an
@@ -191,17 +201,27 @@ private:
   static std::string mismatch(const ModelConfig &c, Placement lhs, Placement rhs, Relation rel,
                               const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
                               ReductionOrder order);
-  /// The table for (a, b, k, mode, order) through the index (see lookup): the table read into
+  /// One place tables are looked up in: a sweep index, a directory (files by name), or one
+  /// certificate (a `tables=` entry).
+  struct Source {
+    std::optional<certs::SweepIndex> index; ///< a sweep index
+    std::string dir;                        ///< else a directory
+    std::string file;                       ///< else one certificate (read into files_ by fromList)
+  };
+  /// The table for (a, b, k, mode, order) in one source (see lookup): the table read into
   /// files_ (its configuration not yet compared), or the reason there is none.
-  TableLookup lookupIndex(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                          ReductionOrder order);
-  /// The same in the directory.
-  TableLookup lookupDirectory(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                              ReductionOrder order);
-
-  std::optional<LoadedTable> file_;       ///< the explicit table (guards=FILE), if any
-  std::optional<certs::SweepIndex> index_; ///< the sweep index (guards=INDEX), if any
-  std::string dir_;                       ///< the table directory (when neither)
+  TableLookup lookupIn(const Source &s, const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
+                       ReductionOrder order);
+  /// The same through a sweep index.
+  TableLookup lookupIndex(const certs::SweepIndex &index, const ElementFormat &a, const ElementFormat &b, int k,
+                          DenormalMode mode, ReductionOrder order);
+  /// The same in a directory.
+  TableLookup lookupDirectory(const std::string &dir, const ElementFormat &a, const ElementFormat &b, int k,
+                              DenormalMode mode, ReductionOrder order);
+  /// The table file at `path`, read once (files_); throws on an unreadable or invalid file.
+  LoadedTable &loadOnce(const std::string &path);
+  std::optional<LoadedTable> file_; ///< the explicit table (guards=FILE), if any
+  std::vector<Source> sources_;     ///< else where tables are looked up, in order
   bool allowUncertified_ = false;         ///< allow-uncertified=true
   TableChecker checker_;                  ///< verifies certificates
   /// The tables read so far, by path (one LoadedTable per file, so that a file two lookups
