@@ -565,6 +565,11 @@ struct MxBlock {
   /// 0: one dot product (a scalar result); M: a tile of M dot products, one per row of a
   /// `vector<MxK>` operand (a `vector<Mxf32>` result), each its own MX block.
   int rows = 0;
+  /// A reduction of row i of a 2-D product (what upstream's contract lowering leaves): the
+  /// block's a (b) is row `rowA` (`rowB`) of the 2-D `a` (`b`) and of its scale; unset for a
+  /// 1-D operand.
+  std::optional<int64_t> rowA, rowB;
+  Value reduced; ///< the value the root reduces (replaced by the exact products in the post branch)
   Value acc;                      ///< the accumulator, a constant +0.0 or -0.0 (null: none)
   ReductionOrder order = ReductionOrder::Seq; ///< the trees the table must cover
   /// The leaves of the table's dot product: the k products, and the accumulator as one more
@@ -713,6 +718,26 @@ std::optional<bool> constantZeroSign(Value v) {
   return f.getValue().isNegative();
 }
 
+/// The block's operand `v` (a scaling_extf input or scale), or its row `row` when the block
+/// is one row of a 2-D operand.
+Value rowOf(OpBuilder &b, Location loc, Value v, std::optional<int64_t> row) {
+  if (!row) return v;
+  return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{*row});
+}
+
+/// The scale of row `row` of a 2-D operand from the scale of the whole (matchScale with the
+/// operand's rows): one code for every row stays as it is; a per-row scale picks the row.
+void pickRow(BlockScale &s, int64_t row) {
+  if (!s.perRow) return;
+  s.perRow = false;
+  if (!s.rowCodes.empty()) {
+    s.code = s.rowCodes[row];
+    return;
+  }
+  auto src = cast<VectorType>(s.scalar.getType());
+  s.pos = src.getRank() == 2 ? SmallVector<int64_t>{row, 0} : SmallVector<int64_t>{row};
+}
+
 /// The checks every root shares, once `m.root`, `m.kind`, `m.mul` (when there is one), the
 /// scaling_extf ops (either may be null), `m.rows` and `m.acc` are set: not masked, no fast-math
 /// flags, a zero accumulator, both operands scaling_extf in f32 from MX element types, one
@@ -766,13 +791,19 @@ LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
     *fmt = *f;
   }
   // In a tile, an operand of rank 2 has one block per row; a rank-1 one is shared by the rows.
-  auto rowsOf = [&](Value v) { return m.rows && cast<VectorType>(v.getType()).getRank() == 2 ? m.rows : 0; };
-  FailureOr<BlockScale> sa = matchScale(m.extA.getScale(), "a", rowsOf(m.a), why);
+  // (A row of a 2-D operand: its scale is matched over the operand's rows, then the row picked.)
+  auto rowsOf = [&](Value v, std::optional<int64_t> row) {
+    int64_t r = cast<VectorType>(v.getType()).getRank() == 2 ? cast<VectorType>(v.getType()).getShape()[0] : 0;
+    return (m.rows || row) ? int(r) : 0;
+  };
+  FailureOr<BlockScale> sa = matchScale(m.extA.getScale(), "a", rowsOf(m.a, m.rowA), why);
   if (failed(sa)) return failure();
-  FailureOr<BlockScale> sb = matchScale(m.extB.getScale(), "b", rowsOf(m.b), why);
+  FailureOr<BlockScale> sb = matchScale(m.extB.getScale(), "b", rowsOf(m.b, m.rowB), why);
   if (failed(sb)) return failure();
   m.sa = *sa;
   m.sb = *sb;
+  if (m.rowA) pickRow(m.sa, *m.rowA);
+  if (m.rowB) pickRow(m.sb, *m.rowB);
   return success();
 }
 
@@ -789,10 +820,36 @@ MxBlock blockOf(Operation *root, RootKind kind, ReductionOrder order, Value acc)
 /// The products P = arith.mulf(A, B) summed by a reduction: sets `m.mul` and the scaling_extf
 /// ops. Returns false (not a candidate) unless at least one factor is a scaling_extf.
 bool matchProducts(Value p, MxBlock &m) {
+  m.reduced = p;
+  // Row i of a 2-D product: vector.extract %P[i] of P = arith.mulf(A, B) on 2-D operands.
+  std::optional<int64_t> row;
+  if (auto ex = p.getDefiningOp<vector::ExtractOp>())
+    if (ex.getStaticPosition().size() == 1 && !ShapedType::isDynamic(ex.getStaticPosition()[0]) &&
+        ex.getDynamicPosition().empty() && cast<VectorType>(ex.getSource().getType()).getRank() == 2) {
+      row = ex.getStaticPosition()[0];
+      p = ex.getSource();
+    }
   m.mul = p.getDefiningOp<arith::MulFOp>();
   if (!m.mul) return false;
-  m.extA = m.mul.getLhs().getDefiningOp<arith::ScalingExtFOp>();
-  m.extB = m.mul.getRhs().getDefiningOp<arith::ScalingExtFOp>();
+  // A factor: a scaling_extf, or (1-D products only) row i of a 2-D one.
+  auto factor = [&](Value v, std::optional<int64_t> &r) -> arith::ScalingExtFOp {
+    if (row) {
+      r = row;
+      return v.getDefiningOp<arith::ScalingExtFOp>();
+    }
+    if (auto ex = v.getDefiningOp<vector::ExtractOp>())
+      if (ex.getStaticPosition().size() == 1 && !ShapedType::isDynamic(ex.getStaticPosition()[0]) &&
+          ex.getDynamicPosition().empty() && cast<VectorType>(ex.getSource().getType()).getRank() == 2)
+        if (auto ext = ex.getSource().getDefiningOp<arith::ScalingExtFOp>()) {
+          r = ex.getStaticPosition()[0];
+          return ext;
+        }
+    return v.getDefiningOp<arith::ScalingExtFOp>();
+  };
+  m.extA = factor(m.mul.getLhs(), m.rowA);
+  m.extB = factor(m.mul.getRhs(), m.rowB);
+  if (!m.extA) m.rowA.reset();
+  if (!m.extB) m.rowB.reset();
   return m.extA || m.extB;
 }
 
@@ -817,6 +874,12 @@ FailureOr<MxBlock> matchMxBlock(vector::MultiDimReductionOp op, bool &candidate,
   MxBlock m = blockOf(op, RootKind::MultiReduction, ReductionOrder::Any, op.getAcc());  // the lowering's order
   if (op.getKind() != vector::CombiningKind::ADD || !matchProducts(op.getSource(), m) || insideGuardElse(op))
     return failure();
+  if (m.rowA || m.rowB) {  // (rows of 2-D products: only under a 1-D vector.reduction)
+    candidate = true;
+    why = "the vector.multi_reduction reduces a row of a 2-D product (the pass matches such rows under a "
+          "vector.reduction)";
+    return failure();
+  }
   candidate = true;
   auto vt = dyn_cast<VectorType>(op.getSource().getType());
   // A 1-D vector reduced to a scalar, or the rows of a 2-D one: reduction dimension [1].
@@ -1020,14 +1083,15 @@ std::string tinyValuesInside(const Guard &g, const ElementFormat &fa, const Elem
 Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, ArrayRef<int> eConsts,
                 PostScaling scaling) {
   Type f32 = b.getF32Type();
-  Value a32 = arith::ExtFOp::create(b, loc, withShapeOf(m.a.getType(), f32), m.a, arith::FastMathFlagsAttr());  // exact
-  Value b32 = arith::ExtFOp::create(b, loc, withShapeOf(m.b.getType(), f32), m.b, arith::FastMathFlagsAttr());  // exact
+  Value av = rowOf(b, loc, m.a, m.rowA), bv = rowOf(b, loc, m.b, m.rowB);
+  Value a32 = arith::ExtFOp::create(b, loc, withShapeOf(av.getType(), f32), av, arith::FastMathFlagsAttr());  // exact
+  Value b32 = arith::ExtFOp::create(b, loc, withShapeOf(bv.getType(), f32), bv, arith::FastMathFlagsAttr());  // exact
   IRMapping map;
   if (m.kind == RootKind::Contract) {
     map.map(m.extA->getResult(0), a32);  // the contract multiplies: p_i exact
     map.map(m.extB->getResult(0), b32);
   } else {
-    map.map(m.mul->getResult(0), arith::MulFOp::create(b, loc, a32, b32).getResult());  // exact products
+    map.map(m.reduced, arith::MulFOp::create(b, loc, a32, b32).getResult());  // exact products
   }
   Value d = b.clone(*m.root, map)->getResult(0);  // f32, or vector<Mxf32> in a tile
   // e: an i32, or a vector<Mxi32> of per-row codes; eConsts: one constant (every row) or one
@@ -1254,9 +1318,23 @@ private:
         },
         [&](OpBuilder &b, Location l) {
           IRMapping map;
-          b.clone(*blk.extA, map);
-          if (blk.extB != blk.extA) b.clone(*blk.extB, map);
-          if (blk.mul) b.clone(*blk.mul, map);
+          if (blk.rowA || blk.rowB) {
+            // A row of a 2-D product: the row's own dequant (scaling_extf is elementwise, so
+            // the row of the scaled tile is the scaled row of the elements and scales).
+            auto rowExt = [&](arith::ScalingExtFOp ext, std::optional<int64_t> row) -> Value {
+              if (!row) return b.clone(*ext)->getResult(0);
+              Value in = rowOf(b, l, ext.getIn(), row), sc = rowOf(b, l, ext.getScale(), row);
+              return arith::ScalingExtFOp::create(b, l, withShapeOf(in.getType(), b.getF32Type()), in, sc,
+                                                  ext.getFastmathAttr());
+            };
+            Value A = rowExt(blk.extA, blk.rowA), B = rowExt(blk.extB, blk.rowB);
+            arith::MulFOp mul = blk.mul;
+            map.map(blk.reduced, arith::MulFOp::create(b, l, A, B, mul.getFastmathAttr()).getResult());
+          } else {
+            b.clone(*blk.extA, map);
+            if (blk.extB != blk.extA) b.clone(*blk.extB, map);
+            if (blk.mul) b.clone(*blk.mul, map);
+          }
           Operation *red = b.clone(*blk.root, map);
           scf::YieldOp::create(b, l, red->getResult(0));
         });

@@ -330,15 +330,32 @@ def tile_rows(fmt, a):
     return [list(a), list(a[1:] + a[:1]), [c ^ S for c in a], list(reversed(a))]
 
 
-def check_tile(args, fmt, k, acc, linalg=False):
+# The transform script of check_tile's "rows" variant: upstream's vector.contract lowering
+# ("dot": per row, vector.extract of the scaled tile, arith.mulf, vector.reduction), run
+# before the pass, which then sees one block per row.
+LOWER_CONTRACTION = """module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.vector.lower_contraction lowering_strategy = "dot"
+    } : !transform.any_op
+    transform.yield
+  }
+}
+"""
+
+
+def check_tile(args, fmt, k, acc, view="tile"):
     """The vector.contract tile (TILE_ROWS x K times K, per-row scale codes
-    mx.tile_row_code(xa, i)) through the three lowerings; returns (summary, problems). With
-    linalg: the same matrix-vector product written as a linalg.generic on tensors, through the
-    linalg pipeline (mx.linalg_pipeline: vectorize, the pass, bufferize, lower), variable scale
-    codes only."""
+    mx.tile_row_code(xa, i)) through the three lowerings; returns (summary, problems). view
+    "linalg": the same matrix-vector product written as a linalg.generic on tensors, through
+    the linalg pipeline (mx.linalg_pipeline: vectorize, the pass, bufferize, lower), variable
+    scale codes only; "rows": the tile lowered by upstream's contraction lowering first, so
+    that the pass rewrites each row on its own (rows of a 2-D product)."""
+    linalg, by_rows = view == "linalg", view == "rows"
     t0 = time.time()
     rows = TILE_ROWS
-    work = mx.ensure_dir(os.path.join(args.workdir, "k%d-%s%s" % (k, "linalg" if linalg else "tile", acc)))
+    work = mx.ensure_dir(os.path.join(args.workdir, "k%d-%s%s" % (k, view, acc)))
     with open(table_path(args.tables, fmt, k, "keep", acc)) as f:
         table = json.load(f)
     seq = table_path(args.tables, fmt, k, "keep")
@@ -350,10 +367,20 @@ def check_tile(args, fmt, k, acc, linalg=False):
     with open(src, "w") as f:
         f.write(mx.linalg_driver_module(fmt, k, rows, tiles, acc) if linalg
                 else mx.tile_driver_module(fmt, k, rows, tiles, pairs, acc))
-    post_all = write_post_all(work, table)
+    # (By rows, each row's block is the seq K one: upstream's lowering adds the accumulator
+    # after the row's reduction, outside the block, or drops a -0.0 one.)
+    post_all = write_post_all(work, json.load(open(table_path(args.tables, fmt, k))) if by_rows else table)
     trust = trust_options(args)
     placement = "--mx-scale-placement=" + trust
     pipeline = mx.linalg_pipeline if linalg else direct_pipeline
+    if by_rows:
+        script = os.path.join(work, "lower-contraction.mlir")
+        with open(script, "w") as f:
+            f.write(LOWER_CONTRACTION)
+
+        def pipeline(p):
+            return (["--transform-preload-library=transform-library-paths=" + script, "--transform-interpreter"] +
+                    ([p] if p else []) + ["--mx-to-llvm"])
     per = 1 if linalg else 2  # printed memrefs per vector: all pairs (and the constant pairs)
     rewritten_ir = os.path.join(work, "rewritten.mlir")
     # The rewrite itself: the pipeline up to and including the pass.
@@ -361,12 +388,16 @@ def check_tile(args, fmt, k, acc, linalg=False):
     remarks = mx.lower(args.mxcert_opt, src, rewritten_ir, upto[:upto.index(placement) + 1])
     problems = []
     n_guard = open(rewritten_ir).read().count("mxcert.guard")
-    if n_guard != 1:
-        problems.append("expected one runtime guard in the rewritten tile module, found %d" % n_guard)
+    if n_guard != (rows if by_rows else 1):
+        problems.append("expected %d runtime guard(s) in the rewritten tile module, found %d" % (
+            rows if by_rows else 1, n_guard))
 
-    def inside(xa, xb):  # every row's codes in the agree set: the tile takes post
-        return all(guard_contains(table["agree"], mx.tile_row_code(xa, i), xb) for i in range(rows))
-    expect_static = sum(1 for p in pairs if inside(*p))
+    if by_rows:  # each row on its own
+        expect_static = sum(1 for xa, xb in pairs for i in range(rows)
+                            if guard_contains(table["agree"], mx.tile_row_code(xa, i), xb))
+    else:  # every row's codes in the agree set: the tile takes post
+        expect_static = sum(1 for xa, xb in pairs
+                            if all(guard_contains(table["agree"], mx.tile_row_code(xa, i), xb) for i in range(rows)))
     if remarks.count("rewrote dequant to post") != expect_static:
         problems.append("expected %d static tile rewrites, the remarks report %d" % (
             expect_static, remarks.count("rewrote dequant to post")))
@@ -376,9 +407,15 @@ def check_tile(args, fmt, k, acc, linalg=False):
     t_jit = time.time() - t0
     jobs = [(v, i) for v in range(len(tiles)) for i in range(rows)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        models = list(ex.map(lambda vi: mx.model_bits(
-            args.mxcert, fmt, fmt, k + 1, *mx.model_leaves(fmt, fmt, tiles[vi[0]][0][vi[1]], tiles[vi[0]][1], acc,
-                                                          last=True), ("dequant", "post")), jobs))
+        if by_rows:
+            # Each row's block is K leaves; the accumulator is added to its result in f32.
+            acc_bits = 0x80000000 if acc == "-0" else 0
+            models = list(ex.map(lambda vi: {p: [mx.f32_add_bits(x, acc_bits) for x in bits] for p, bits in mx.model_bits(
+                args.mxcert, fmt, fmt, k, tiles[vi[0]][0][vi[1]], tiles[vi[0]][1], ("dequant", "post")).items()}, jobs))
+        else:
+            models = list(ex.map(lambda vi: mx.model_bits(
+                args.mxcert, fmt, fmt, k + 1, *mx.model_leaves(fmt, fmt, tiles[vi[0]][0][vi[1]], tiles[vi[0]][1], acc,
+                                                              last=True), ("dequant", "post")), jobs))
     model = {job: m for job, m in zip(jobs, models)}
     counts = {name: 0 for name, _ in variants}
     for v in range(len(tiles)):
@@ -388,8 +425,10 @@ def check_tile(args, fmt, k, acc, linalg=False):
 
             def want(xa, xb, i):
                 # post-all: post where every row's codes are finite (the guard admits the
-                # whole tile), else the original; the others: dequant.
-                use_post = name == "post-all" and all(mx.tile_row_code(xa, r) <= 254 for r in range(rows)) and xb <= 254
+                # whole tile; by rows: where this row's are), else the original; the others:
+                # dequant.
+                rs = [i] if by_rows else range(rows)
+                use_post = name == "post-all" and all(mx.tile_row_code(xa, r) <= 254 for r in rs) and xb <= 254
                 return canonical([model[(v, i)]["post" if use_post else "dequant"][mx.tile_row_code(xa, i) * 256 + xb]])[0]
             # (the printed list, its index, xa, xb, row, what): every pair through @tile, then
             # the constant pairs through @tile_s<j>.
@@ -411,7 +450,8 @@ def check_tile(args, fmt, k, acc, linalg=False):
     print("%s k=%d as a %dx%d %s with accumulator %s, per-row scale codes (xa + %d i) mod 256: "
           "%d tiles x %d code pairs x %d rows (+ %d constant-scale pairs, %d rewritten statically); mismatches: "
           "original %d, rewritten %d, post-all %d (%.0f s)" % (
-              fmt, k, rows, k, "linalg.generic through the linalg pipeline" if linalg else "vector.contract tile",
+              fmt, k, rows, k, {"linalg": "linalg.generic through the linalg pipeline",
+                                "rows": "vector.contract tile lowered to rows first"}.get(view, "vector.contract tile"),
               acc, mx.TILE_ROW_STEP, len(tiles), mx.NUM_PAIRS, rows, len(pairs), expect_static,
               counts["original"], counts["rewritten"], counts["post-all"], summary["seconds"]["total"]))
     return summary, problems
@@ -527,11 +567,12 @@ def main():
             form, acc = mx.parse_form(form_text or "reduction")
         except ValueError as e:
             ap.error("--k %s: %s" % (spec, e))
-        if form in ("contract-tile", "linalg", "wide"):
+        if form in ("contract-tile", "contract-rows", "linalg", "wide"):
             if args.denormal != "ieee":
                 ap.error("--k %s: %s runs in the ieee environment only" % (spec, form))
             summary, problems = (check_wide(args, args.format, k) if form == "wide"
-                                 else check_tile(args, args.format, k, acc, linalg=form == "linalg"))
+                                 else check_tile(args, args.format, k, acc,
+                                                 view={"linalg": "linalg", "contract-rows": "rows"}.get(form, "tile")))
             for p in problems:
                 print("MISMATCH " + p if "got" in p else "PROBLEM " + p)
             failed = failed or summary is None or bool(problems)

@@ -114,9 +114,11 @@ def scale_lines(var, code_var, vs, k, form):
 # vector.reduction, and with a constant zero accumulator ("+0" or "-0") the same reduction
 # (acc first), vector.multi_reduction and a 1-D vector.contract (the order is the lowering's;
 # --mx-to-llvm sums acc first); contract-tile: exec_test.py's 4xK tile (tile_driver_module);
+# contract-rows: the same tile lowered to per-row reductions by upstream first;
 # linalg: the same product as a linalg.generic through the linalg pipeline (linalg_driver_module);
 # wide: 4 blocks of K, each reduced on its own, the sums added (wide_driver_module).
-FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract", "contract-tile", "linalg", "wide")
+FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract", "contract-tile", "contract-rows", "linalg",
+         "wide")
 
 
 def parse_form(text):
