@@ -565,6 +565,10 @@ struct MxBlock {
   /// 0: one dot product (a scalar result); M: a tile of M dot products, one per row of a
   /// `vector<MxK>` operand (a `vector<Mxf32>` result), each its own MX block.
   int rows = 0;
+  /// N for a matmul tile (a `vector<MxN>` result: output (i, j) is row i of a times column j
+  /// of b), else 0.
+  int cols = 0;
+  bool bTransposed = false; ///< a matmul tile's b is vector<NxK> ((i, j, k) -> (j, k)), not vector<KxN>
   /// A reduction of row i of a 2-D product (what upstream's contract lowering leaves): the
   /// block's a (b) is row `rowA` (`rowB`) of the 2-D `a` (`b`) and of its scale; unset for a
   /// 1-D operand.
@@ -592,7 +596,7 @@ std::string fastMathReason(Operation *op) {
 /// (a scalar or a `vector<1xf8E8M0FNU>`), an `arith.bitcast` to f8E8M0FNU of a broadcast i8
 /// value (a scalar or a `vector<1xi8>`), or a splat f8E8M0FNU constant. Anything else (a
 /// scale per element, a broadcast of a longer vector) is not one scale for the block.
-FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::string &why) {
+FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::string &why, int cols = 0) {
   Type et = getElementTypeOrSelf(scale.getType());
   if (!isa<Float8E8M0FNUType>(et)) {
     why = std::string("the scale of operand ") + side + " has type " + typeStr(et) + ", not f8E8M0FNU";
@@ -636,6 +640,25 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
         (s.bits ? isI8(from.getElementType()) : isScale(from.getElementType()))) {
       s.scalar = bc.getSource();
       s.perRow = true;
+      return s;
+    }
+  }
+  // b of a matmul tile (vector<KxN>): one code per column, a vector<N> or vector<1xN>
+  // broadcast along the K rows (perRow then means one code per output column).
+  if (auto bc = bcValue.getDefiningOp<vector::BroadcastOp>(); bc && cols > 1) {
+    auto from = dyn_cast<VectorType>(bc.getSource().getType());
+    if (from && !from.isScalable() && from.getNumElements() == cols &&
+        (from.getShape() == ArrayRef<int64_t>{cols} || from.getShape() == ArrayRef<int64_t>{1, cols}) &&
+        (s.bits ? isI8(from.getElementType()) : isScale(from.getElementType()))) {
+      s.scalar = bc.getSource();
+      s.perRow = true;
+      DenseElementsAttr dense;
+      if (matchPattern(s.scalar, m_Constant(&dense)))
+        for (Attribute a : dense.getValues<Attribute>()) {
+          if (auto f = dyn_cast<FloatAttr>(a)) s.rowCodes.push_back(unsigned(f.getValue().bitcastToAPInt().getZExtValue()));
+          else if (auto i = dyn_cast<IntegerAttr>(a)) s.rowCodes.push_back(unsigned(i.getValue().getZExtValue() & 0xFF));
+        }
+      if (int(s.rowCodes.size()) != cols) s.rowCodes.clear();
       return s;
     }
   }
@@ -798,7 +821,10 @@ LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
   };
   FailureOr<BlockScale> sa = matchScale(m.extA.getScale(), "a", rowsOf(m.a, m.rowA), why);
   if (failed(sa)) return failure();
-  FailureOr<BlockScale> sb = matchScale(m.extB.getScale(), "b", rowsOf(m.b, m.rowB), why);
+  // A matmul tile's b: one code per column (vector<KxN>), or per row of its vector<NxK>.
+  FailureOr<BlockScale> sb = !m.cols         ? matchScale(m.extB.getScale(), "b", rowsOf(m.b, m.rowB), why)
+                             : m.bTransposed ? matchScale(m.extB.getScale(), "b", m.cols, why)
+                                             : matchScale(m.extB.getScale(), "b", 0, why, m.cols);
   if (failed(sb)) return failure();
   m.sa = *sa;
   m.sb = *sb;
@@ -942,13 +968,22 @@ FailureOr<MxBlock> matchMxBlock(vector::ContractionOp op, bool &candidate, std::
     bool rowwise = maps.size() == 3 && iters == SmallVector<IT>{IT::parallel, IT::reduction} &&
                    maps[0] == map(2, {0, 1}) && (maps[1] == map(2, {1}) || maps[1] == map(2, {0, 1})) &&
                    maps[2] == map(2, {0}) && lt && lt.getRank() == 2 && !lt.isScalable();
-    if (!rowwise) {
-      why = "the vector.contract is not one dot product per row: the pass matches indexing maps (i, k) -> "
-            "(i, k), (i, k) -> (k) or (i, k), (i, k) -> (i) with i parallel and k a reduction (other layouts, "
-            "e.g. a matmul tile with two parallel dimensions, are not matched)";
+    // A matmul tile: (i, j, k) -> (i, k), (k, j) or (j, k), (i, j), i and j parallel.
+    bool matmul = maps.size() == 3 && iters == SmallVector<IT>{IT::parallel, IT::parallel, IT::reduction} &&
+                  maps[0] == map(3, {0, 2}) && (maps[1] == map(3, {2, 1}) || maps[1] == map(3, {1, 2})) &&
+                  maps[2] == map(3, {0, 1}) && lt && lt.getRank() == 2 && !lt.isScalable() && rt &&
+                  rt.getRank() == 2 && !rt.isScalable();
+    if (!rowwise && !matmul) {
+      why = "the vector.contract is not one dot product per output element: the pass matches indexing maps "
+            "(i, k) -> (i, k), (i, k) -> (k) or (i, k), (i, k) -> (i), and (i, j, k) -> (i, k), (k, j) or (j, k), "
+            "(i, j), with k the one reduction";
       return failure();
     }
     m.rows = int(lt.getShape()[0]);
+    if (matmul) {
+      m.cols = int(maps[1] == map(3, {2, 1}) ? rt.getShape()[1] : rt.getShape()[0]);
+      m.bTransposed = maps[1] == map(3, {1, 2});
+    }
   }
   if (failed(matchBlockOperands(m, lt, why))) return failure();
   return m;
@@ -979,15 +1014,16 @@ Value codeI32(OpBuilder &b, Location loc, const BlockScale &s) {
   if (s.code) return arith::ConstantIntOp::create(b, loc, i32, int64_t(*s.code));
   if (s.perRow) {
     auto src = cast<VectorType>(s.scalar.getType());
-    auto rows = VectorType::get({src.getShape()[0]}, i32);
+    const int64_t n = src.getNumElements();  // vector<Mx1>, vector<M>, vector<1xN>, vector<N>
+    auto rows = VectorType::get({n}, i32);
     if (!s.rowCodes.empty())
       return arith::ConstantOp::create(
           b, loc, rows, DenseElementsAttr::get(rows, llvm::to_vector(llvm::map_range(s.rowCodes, [&](unsigned c) {
                                                  return APInt(32, c);
                                                }))));
-    Value v = src.getRank() == 1 ? s.scalar  // vector<M> (a transposed broadcast)
-                                 : Value(vector::ShapeCastOp::create(
-                                       b, loc, VectorType::get({src.getShape()[0]}, src.getElementType()), s.scalar));
+    Value v = src.getRank() == 1 ? s.scalar  // vector<M> (a transposed broadcast), vector<N>
+                                 : Value(vector::ShapeCastOp::create(b, loc, VectorType::get({n}, src.getElementType()),
+                                                                     s.scalar));
     Value i8 = s.bits ? v : Value(arith::BitcastOp::create(b, loc, withShapeOf(v.getType(), b.getI8Type()), v));
     return arith::ExtUIOp::create(b, loc, rows, i8);
   }
@@ -1021,7 +1057,11 @@ Value buildGuardCondition(OpBuilder &b, Location loc, const Guard &g, Value xa, 
     any = any ? Value(arith::OrIOp::create(b, loc, any, all)) : all;
   }
   if (!any) any = intConst(b, loc, withShapeOf(t, b.getI1Type()), 0);
-  if (isa<VectorType>(t)) any = vector::ReductionOp::create(b, loc, vector::CombiningKind::AND, any);  // every row
+  if (auto vt = dyn_cast<VectorType>(t)) {  // every row (every element of a matmul tile)
+    if (vt.getRank() > 1)
+      any = vector::ShapeCastOp::create(b, loc, VectorType::get({vt.getNumElements()}, b.getI1Type()), any);
+    any = vector::ReductionOp::create(b, loc, vector::CombiningKind::AND, any);
+  }
   return any;
 }
 
@@ -1096,12 +1136,13 @@ Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, ArrayRef<
   Value d = b.clone(*m.root, map)->getResult(0);  // f32, or vector<Mxf32> in a tile
   // e: an i32, or a vector<Mxi32> of per-row codes; eConsts: one constant (every row) or one
   // per row. The scale factor gets e's shape and is broadcast over a tile's rows if needed.
-  Type eType = e ? e.getType() : eConsts.size() > 1 ? Type(VectorType::get({int64_t(eConsts.size())}, b.getI32Type()))
-                                                    : Type(b.getI32Type());
+  Type eType = e ? e.getType()
+                 : eConsts.size() > 1 ? withShapeOf(m.root->getResult(0).getType(), b.getI32Type())
+                                      : Type(b.getI32Type());
   auto pow2Const = [&](FloatType ft) -> Value {
     auto attr = [&](int x) { return b.getFloatAttr(ft, std::ldexp(1.0, x)); };  // exact in f32 (checked) and f64
     if (eConsts.size() == 1) return arith::ConstantOp::create(b, loc, attr(eConsts[0]));
-    auto vt = VectorType::get({int64_t(eConsts.size())}, ft);
+    auto vt = VectorType::get(cast<VectorType>(m.root->getResult(0).getType()).getShape(), ft);  // one per output
     SmallVector<Attribute> vals;
     for (int x : eConsts) vals.push_back(attr(x));
     return arith::ConstantOp::create(b, loc, vt, DenseElementsAttr::get(vt, vals));
@@ -1238,13 +1279,16 @@ private:
     if (state.mode == PlacementMode::Static && !constant)
       return leave(op, rewriter, "mode=static and the scale codes are not compile-time constants");
     bool decideStatically = constant && state.mode != PlacementMode::Runtime;
-    // Per dot product (row): xa, xb and e; one entry when every row has the same codes.
-    const size_t nRows = std::max(xas.size(), xbs.size());
+    // Per dot product (row, or output element i * N + j of a matmul tile): xa, xb and e; one
+    // entry when every one has the same codes.
+    const bool grid = m->cols && (xas.size() > 1 || xbs.size() > 1);
+    const size_t nRows = grid ? size_t(m->rows) * size_t(m->cols) : std::max(xas.size(), xbs.size());
     std::vector<int> xaRow, xbRow, eRow;
     if (decideStatically)
       for (size_t i = 0; i < nRows; ++i) {
-        xaRow.push_back(int(xas[xas.size() == 1 ? 0 : i]));
-        xbRow.push_back(int(xbs[xbs.size() == 1 ? 0 : i]));
+        const size_t ia = grid ? i / size_t(m->cols) : i, ib = grid ? i % size_t(m->cols) : i;
+        xaRow.push_back(int(xas[xas.size() == 1 ? 0 : ia]));
+        xbRow.push_back(int(xbs[xbs.size() == 1 ? 0 : ib]));
         eRow.push_back(xaRow.back() + xbRow.back() - 254);
       }
     auto list = [](const std::vector<int> &v) {
@@ -1253,7 +1297,9 @@ private:
       for (int x : v) t += (t.empty() ? "" : ", ") + std::to_string(x);
       return "[" + t + "]";
     };
-    std::string codes = decideStatically ? std::string(nRows > 1 ? "scale codes (per row) xa = " : "scale codes xa = ") +
+    std::string codes = decideStatically ? std::string(nRows > 1 ? (grid ? "scale codes (per element, row-major) xa = "
+                                                                           : "scale codes (per row) xa = ")
+                                                                    : "scale codes xa = ") +
                                                list(xaRow) + ", xb = " + list(xbRow)
                                          : "";
     if (decideStatically && (std::count(xaRow.begin(), xaRow.end(), int(ScaleCode::kNaN)) ||
@@ -1280,7 +1326,12 @@ private:
       for (size_t i = 0; i < nRows; ++i)
         if (!guard.contains(xaRow[i], xbRow[i]))
           return leave(op, rewriter,
-                       codes + (nRows > 1 ? ": row " + std::to_string(i) + "'s codes lie" : std::string(" lie")) +
+                       codes +
+                           (nRows > 1 ? (grid ? ": element (" + std::to_string(i / size_t(m->cols)) + ", " +
+                                                    std::to_string(i % size_t(m->cols)) + ")"
+                                              : ": row " + std::to_string(i)) +
+                                            "'s codes lie"
+                                      : std::string(" lie")) +
                            " outside " + agreeSet + guardText + " of " + tableName + modeNote);
       remark(op, "rewrote dequant to post: " + codes + " lie in " + agreeSet + guardText + " of " +
                      tableName + modeNote);
@@ -1296,12 +1347,23 @@ private:
     // Runtime guard: post where the codes lie in the agree set, the original ops elsewhere.
     const bool perRow = m->sa.perRow || m->sb.perRow;
     remark(op, std::string("inserted a runtime guard: post where (xa, xb) lies in ") +
-                   (perRow ? "(for every row of the tile) " : "") + agreeSet + guardText + " of " + tableName +
+                   (perRow ? (m->cols ? "(for every element of the tile) " : "(for every row of the tile) ") : "") +
+                   agreeSet + guardText + " of " + tableName +
                    ", dequant elsewhere" + modeNote);
     Location loc = op->getLoc();
     rewriter.setInsertionPoint(op);
     Value xaV = codeI32(rewriter, loc, m->sa), xbV = codeI32(rewriter, loc, m->sb);
-    if (perRow) {  // one code per row on both sides
+    if (perRow && m->cols) {  // a matmul tile: codes of output (i, j), xa of row i, xb of column j
+      Type i32 = rewriter.getI32Type();
+      auto out = VectorType::get({m->rows, m->cols}, i32);
+      if (isa<VectorType>(xaV.getType())) {  // vector<M> -> [i, j] = xa[i]
+        Value t = vector::BroadcastOp::create(rewriter, loc, VectorType::get({m->cols, m->rows}, i32), xaV);
+        xaV = vector::TransposeOp::create(rewriter, loc, t, ArrayRef<int64_t>{1, 0});
+      } else {
+        xaV = vector::BroadcastOp::create(rewriter, loc, out, xaV);
+      }
+      xbV = vector::BroadcastOp::create(rewriter, loc, out, xbV);  // vector<N> -> [i, j] = xb[j]; or one code
+    } else if (perRow) {  // one code per row on both sides
       auto rowsI32 = VectorType::get({m->rows}, rewriter.getI32Type());
       if (!isa<VectorType>(xaV.getType())) xaV = vector::BroadcastOp::create(rewriter, loc, rowsI32, xaV);
       if (!isa<VectorType>(xbV.getType())) xbV = vector::BroadcastOp::create(rewriter, loc, rowsI32, xbV);

@@ -460,6 +460,64 @@ def check_tile(args, fmt, k, acc, view="tile"):
     return summary, problems
 
 
+def check_matmul(args, fmt, k, acc):
+    """A 2 x K times K x 3 matmul tile (vector.contract with two parallel dimensions) with one
+    code per row of A and per column of B, through the three lowerings, every (xa, xb);
+    --mx-to-llvm sums each output's products (from -0.0), then adds the accumulator: the
+    model is each (row, column) dot product over k + 1 leaves, the accumulator last."""
+    t0 = time.time()
+    work = mx.ensure_dir(os.path.join(args.workdir, "k%d-matmul%s" % (k, acc)))
+    with open(table_path(args.tables, fmt, k, "keep", acc)) as f:
+        table = json.load(f)
+    vectors = fewer(args, build_vectors(fmt, k, json.load(open(table_path(args.tables, fmt, k))), args.all_vectors,
+                                        "ieee", args.quick))
+    S = mx.sign_bit(fmt)
+    # A: the first vector and its negation; B: the next vectors' b, with negative zeros.
+    a_rows = [list(vectors[0][1]), [c ^ S for c in vectors[0][1]]]
+    b_cols = [list(vectors[min(1, len(vectors) - 1)][2]), list(reversed(vectors[0][2])), [S] * k]
+    m, n = len(a_rows), len(b_cols)
+    src = os.path.join(work, "input.mlir")
+    with open(src, "w") as f:
+        f.write(mx.matmul_driver_module(fmt, k, a_rows, b_cols, acc))
+    post_all = write_post_all(work, table)
+    trust = trust_options(args)
+    placement = "--mx-scale-placement=" + trust
+    problems = []
+    remarks = mx.lower(args.mxcert_opt, src, os.path.join(work, "rewritten.mlir"), [placement])
+    if "(for every element of the tile)" not in remarks:
+        problems.append("the matmul tile got no runtime guard: %s" % remarks[:300])
+    variants, results = run_three(args, work, src, placement, post_all, trust, 1, problems)
+    if results is None:
+        return None, problems
+    # Each output over k + 1 leaves, the accumulator last (the post branch sums it with the
+    # exact products, before the scaling, as the k + 1 table's post placement does).
+    model = {(i, j): mx.model_bits(args.mxcert, fmt, fmt, k + 1, *mx.model_leaves(fmt, fmt, a_rows[i], b_cols[j], acc,
+                                                                                 last=True), ("dequant", "post"))
+             for i in range(m) for j in range(n)}
+    counts = {name: 0 for name, _ in variants}
+    for name, _ in variants:
+        got = canonical(results[name][0])
+        for xa in range(256):
+            for xb in range(256):
+                codes = [(mx.tile_row_code(xa, i), mx.wide_code(xb, j, mx.WIDE_STEP_B)) for i in range(m) for j in range(n)]
+                # post-all: post where every output's codes are finite (one guard for the tile).
+                use_post = name == "post-all" and all(ca <= 254 and cb <= 254 for ca, cb in codes)
+                for q, (ca, cb) in enumerate(codes):
+                    w = canonical([model[(q // n, q % n)]["post" if use_post else "dequant"][ca * 256 + cb]])[0]
+                    g = got[(xa * 256 + xb) * m * n + q]
+                    if g != w:
+                        counts[name] += 1
+                        if len(problems) < 40:
+                            problems.append("%s k=%d matmul %s: xa=%d xb=%d element (%d, %d) got 0x%08X, want 0x%08X" % (
+                                fmt, k, name, xa, xb, q // n, q % n, g, w))
+    summary = dict(rows=m, cols=n, pairs=mx.NUM_PAIRS, mismatches=counts, seconds=round(time.time() - t0, 1))
+    print("%s k=%d as a %dx%d times %dx%d vector.contract matmul tile from %s, row codes (xa + %d i), column codes "
+          "(xb + %d j) mod 256: %d code pairs x %d outputs; mismatches: original %d, rewritten %d, post-all %d (%.0f s)" % (
+              fmt, k, m, k, k, n, acc, mx.TILE_ROW_STEP, mx.WIDE_STEP_B, mx.NUM_PAIRS, m * n, counts["original"],
+              counts["rewritten"], counts["post-all"], summary["seconds"]))
+    return summary, problems
+
+
 WIDE_BLOCKS = 4
 
 
@@ -572,10 +630,11 @@ def main():
             form, acc = mx.parse_form(form_text or "reduction")
         except ValueError as e:
             ap.error("--k %s: %s" % (spec, e))
-        if form in ("contract-tile", "contract-rows", "linalg", "wide"):
+        if form in ("contract-tile", "contract-rows", "contract-matmul", "linalg", "wide"):
             if args.denormal != "ieee":
                 ap.error("--k %s: %s runs in the ieee environment only" % (spec, form))
             summary, problems = (check_wide(args, args.format, k) if form == "wide"
+                                 else check_matmul(args, args.format, k, acc) if form == "contract-matmul"
                                  else check_tile(args, args.format, k, acc,
                                                  view={"linalg": "linalg", "contract-rows": "rows"}.get(form, "tile")))
             for p in problems:

@@ -114,11 +114,12 @@ def scale_lines(var, code_var, vs, k, form):
 # vector.reduction, and with a constant zero accumulator ("+0" or "-0") the same reduction
 # (acc first), vector.multi_reduction and a 1-D vector.contract (the order is the lowering's;
 # --mx-to-llvm sums acc first); contract-tile: exec_test.py's 4xK tile (tile_driver_module);
-# contract-rows: the same tile lowered to per-row reductions by upstream first;
+# contract-rows: the same tile lowered to per-row reductions by upstream first; contract-matmul: a
+# 2xK times Kx3 tile with per-row and per-column codes (matmul_driver_module);
 # linalg: the same product as a linalg.generic through the linalg pipeline (linalg_driver_module);
 # wide: 4 blocks of K, each reduced on its own, the sums added (wide_driver_module).
-FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract", "contract-tile", "contract-rows", "linalg",
-         "wide")
+FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract", "contract-tile", "contract-rows",
+         "contract-matmul", "linalg", "wide")
 
 
 def parse_form(text):
@@ -705,3 +706,61 @@ def linalg_driver_module(fmt, k, rows, vectors, acc):
     main += ["  memref.dealloc %%buf : memref<%dxi32>" % n, "  memref.dealloc %sbuf : memref<1xi32>", "  return", "}"]
     out.append("\n".join(main))
     return "\n\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# A matmul tile: vector.contract of vector<MxK> and vector<KxN> into vector<MxN>
+
+
+def matmul_driver_module(fmt, k, a_rows, b_cols, acc):
+    """@mm: the matmul tile C = A B from the accumulator acc ("+0" / "-0"), row i of A scaled by
+    its code (a vector<Mx1xf8E8M0FNU> broadcast along the row), column j of B by its code (a
+    vector<N> broadcast along the K rows). @main runs all 65536 (xa, xb) with row i's code
+    tile_row_code(xa, i) and column j's wide_code(xb, j, WIDE_STEP_B); result (i, j) of pair
+    (xa, xb) at (xa * 256 + xb) * M * N + i * N + j; one printed memref."""
+    t = FORMATS[fmt]["mlir"]
+    m, n = len(a_rows), len(b_cols)
+    va, vb, vr = "vector<%dx%dx%s>" % (m, k, t), "vector<%dx%dx%s>" % (k, n, t), "vector<%dx%dxf32>" % (m, n)
+    total = NUM_PAIRS * m * n
+    mm = """func.func @mm(%%a: %(va)s, %%b: %(vb)s, %%sa: vector<%(m)dx1xf8E8M0FNU>, %%sb: vector<%(n)dxf8E8M0FNU>) -> %(vr)s {
+  %%sav = vector.broadcast %%sa : vector<%(m)dx1xf8E8M0FNU> to vector<%(m)dx%(k)dxf8E8M0FNU>
+  %%sbv = vector.broadcast %%sb : vector<%(n)dxf8E8M0FNU> to vector<%(k)dx%(n)dxf8E8M0FNU>
+  %%A = arith.scaling_extf %%a, %%sav : %(va)s, vector<%(m)dx%(k)dxf8E8M0FNU> to vector<%(m)dx%(k)dxf32>
+  %%B = arith.scaling_extf %%b, %%sbv : %(vb)s, vector<%(k)dx%(n)dxf8E8M0FNU> to vector<%(k)dx%(n)dxf32>
+  %%z = arith.constant dense<%(z)s> : %(vr)s
+  %%R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %%A, %%B, %%z : vector<%(m)dx%(k)dxf32>, vector<%(k)dx%(n)dxf32> into %(vr)s
+  return %%R : %(vr)s
+}""" % dict(va=va, vb=vb, vr=vr, m=m, n=n, k=k, z="-0.0" if acc == "-0" else "0.0")
+    body = []
+    for x, cnt, code in (("a", m, lambda i: TILE_ROW_STEP * i), ("b", n, lambda j: WIDE_STEP_B * j)):
+        src = "%xa32" if x == "a" else "%xb32"
+        for i in range(cnt):
+            body += ["    %%%so%d = arith.constant %d : i32" % (x, i, code(i)),
+                     "    %%%sx%d = arith.addi %s, %%%so%d : i32" % (x, i, src, x, i),
+                     "    %%%sm%d = arith.andi %%%sx%d, %%c255 : i32" % (x, i, x, i),
+                     "    %%%s8_%d = arith.trunci %%%sm%d : i32 to i8" % (x, i, x, i),
+                     "    %%%ss%d = arith.bitcast %%%s8_%d : i8 to f8E8M0FNU" % (x, i, x, i)]
+    body += ["    %%sav1 = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (", ".join("%%as%d" % i for i in range(m)), m),
+             "    %%sav = vector.shape_cast %%sav1 : vector<%dxf8E8M0FNU> to vector<%dx1xf8E8M0FNU>" % (m, m),
+             "    %%sbv = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (", ".join("%%bs%d" % j for j in range(n)), n),
+             "    %%r = func.call @mm(%%a, %%b, %%sav, %%sbv) : (%s, %s, vector<%dx1xf8E8M0FNU>, vector<%dxf8E8M0FNU>) -> %s"
+             % (va, vb, m, n, vr),
+             "    %%cmn = arith.constant %d : index" % (m * n), "    %base = arith.muli %i, %cmn : index"]
+    for i in range(m):
+        for j in range(n):
+            q = i * n + j
+            body += ["    %%e%d = vector.extract %%r[%d, %d] : f32 from %s" % (q, i, j, vr),
+                     "    %%i%d = arith.bitcast %%e%d : f32 to i32" % (q, q),
+                     "    %%k%d = arith.constant %d : index" % (q, q),
+                     "    %%at%d = arith.addi %%base, %%k%d : index" % (q, q),
+                     "    memref.store %%i%d, %%buf[%%at%d] : memref<%dxi32>" % (q, q, total)]
+    run_all = PAIR_LOOP_HEAD % dict(va=va, vb=vb, n=NUM_PAIRS, bufn=total) + "\n" + "\n".join(body) + "\n  }\n  return\n}"
+    main = main_prologue(total, 1)
+    main += [line[2:] for line in element_vector("af", fmt, [c for row in a_rows for c in row])]
+    main += [line[2:] for line in element_vector("bf", fmt, [b_cols[j][kk] for kk in range(k) for j in range(n)])]
+    main += ["  %%a = vector.shape_cast %%af : vector<%dx%s> to %s" % (m * k, t, va),
+             "  %%b = vector.shape_cast %%bf : vector<%dx%s> to %s" % (k * n, t, vb),
+             "  func.call @run_all(%%a, %%b, %%buf) : (%s, %s, memref<%dxi32>) -> ()" % (va, vb, total),
+             "  func.call @printMemrefI32(%ubuf) : (memref<*xi32>) -> ()",
+             "  memref.dealloc %%buf : memref<%dxi32>" % total, "  memref.dealloc %sbuf : memref<1xi32>", "  return", "}"]
+    return "\n\n".join(["func.func private @printMemrefI32(memref<*xi32>)", mm, run_all, "\n".join(main)]) + "\n"

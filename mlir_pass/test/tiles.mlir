@@ -4,8 +4,8 @@
 // broadcast along the rows, also as i8 bits); the other operand may be a vector<K> shared by
 // the rows. The runtime guard takes the post branch when every row's codes lie in the agree
 // set (the i1 conditions of the rows AND-reduced); constant per-row codes are decided at compile
-// time, each row's 2^e a constant of its own. Tiles with two parallel dimensions (a matmul
-// tile) are left unchanged with a remark.
+// time, each row's 2^e a constant of its own. A matmul tile (two parallel dimensions) is one dot
+// product per output element, with codes per row of a and per column of b.
 // (mlir_exec_e2m1_contract-tile runs a 4x32 tile over all 65,536 code pairs.)
 // REQUIRES: mxcert
 // RUN: mxcert-opt %s --mx-scale-placement -verify-diagnostics -split-input-file | FileCheck %s
@@ -118,16 +118,85 @@ func.func @tile_row_outside(%a: vector<4x32xf4E2M1FN>, %b: vector<32xf4E2M1FN>) 
 
 // -----
 
+// A matmul tile (two parallel dimensions): output (i, j) is row i of a times column j of b.
+// One code per row of a and per column of b (a vector<3xf8E8M0FNU> broadcast along K): xa and
+// xb become vector<2x3xi32> (a's through a broadcast and transpose), the 6 conditions are
+// flattened and AND-reduced, and 2^e is per output element.
 // CHECK-LABEL: func.func @tile_matmul(
+// CHECK-SAME: %[[SA:[a-z0-9]+]]: vector<2x1xf8E8M0FNU>, %[[SB:[a-z0-9]+]]: vector<3xf8E8M0FNU>
+// CHECK: %[[XA:.+]] = arith.extui %{{.*}} : vector<2xi8> to vector<2xi32>
+// CHECK: %[[SB8:.+]] = arith.bitcast %[[SB]] : vector<3xf8E8M0FNU> to vector<3xi8>
+// CHECK-NEXT: %[[XB:.+]] = arith.extui %[[SB8]] : vector<3xi8> to vector<3xi32>
+// CHECK-NEXT: %[[T:.+]] = vector.broadcast %[[XA]] : vector<2xi32> to vector<3x2xi32>
+// CHECK-NEXT: vector.transpose %[[T]], [1, 0] : vector<3x2xi32> to vector<2x3xi32>
+// CHECK-NEXT: vector.broadcast %[[XB]] : vector<3xi32> to vector<2x3xi32>
+// CHECK: vector.shape_cast %{{.*}} : vector<2x3xi1> to vector<6xi1>
+// CHECK-NEXT: vector.reduction <and>, %{{.*}} : vector<6xi1> into i1
+// CHECK: scf.if %{{.*}} -> (vector<2x3xf32>) {
+// CHECK: arith.bitcast %{{.*}} : vector<2x3xi32> to vector<2x3xf32>
+// CHECK: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..117", mxcert.post = "f32"}
+func.func @tile_matmul(%a: vector<2x32xf4E2M1FN>, %b: vector<32x3xf4E2M1FN>, %sa: vector<2x1xf8E8M0FNU>, %sb: vector<3xf8E8M0FNU>) -> vector<2x3xf32> {
+  %sav = vector.broadcast %sa : vector<2x1xf8E8M0FNU> to vector<2x32xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : vector<3xf8E8M0FNU> to vector<32x3xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sav : vector<2x32xf4E2M1FN>, vector<2x32xf8E8M0FNU> to vector<2x32xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<32x3xf4E2M1FN>, vector<32x3xf8E8M0FNU> to vector<32x3xf32>
+  %z = arith.constant dense<0.0> : vector<2x3xf32>
+  // expected-remark @below {{inserted a runtime guard: post where (xa, xb) lies in (for every element of the tile) the certified agree set {xa:0..252,xb:0..252,e:-147..117} of e2m1xe2m1_f32_rne_keep_k33_any_dequant-post_bitwise.json}}
+  %R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<2x32xf32>, vector<32x3xf32> into vector<2x3xf32>
+  return %R : vector<2x3xf32>
+}
+
+// -----
+
+// b as vector<NxK> ((i, j, k) -> (j, k)): its per-row codes are the output's per-column codes.
+// CHECK-LABEL: func.func @tile_matmul_bt(
+// CHECK: scf.if %{{.*}} -> (vector<2x3xf32>) {
+// CHECK: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..117", mxcert.post = "f32"}
+func.func @tile_matmul_bt(%a: vector<2x32xf4E2M1FN>, %b: vector<3x32xf4E2M1FN>, %sa: f8E8M0FNU, %sb: vector<3x1xf8E8M0FNU>) -> vector<2x3xf32> {
+  %sav = vector.broadcast %sa : f8E8M0FNU to vector<2x32xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : vector<3x1xf8E8M0FNU> to vector<3x32xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sav : vector<2x32xf4E2M1FN>, vector<2x32xf8E8M0FNU> to vector<2x32xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<3x32xf4E2M1FN>, vector<3x32xf8E8M0FNU> to vector<3x32xf32>
+  %z = arith.constant dense<-0.0> : vector<2x3xf32>
+  // expected-remark @below {{(for every element of the tile) the certified agree set}}
+  %R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (j, k)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<2x32xf32>, vector<3x32xf32> into vector<2x3xf32>
+  return %R : vector<2x3xf32>
+}
+
+// -----
+
+// Constant codes per row and per column: decided at compile time, 2^e per output element.
+// CHECK-LABEL: func.func @tile_matmul_constant(
+// CHECK-NOT: arith.scaling_extf
+// CHECK: %[[D:.+]] = vector.contract
+// CHECK: %[[P:.+]] = arith.constant dense<{{\[}}[1.000000e+00, 4.000000e+00, 3.05175781E-5], [2.000000e+00, 8.000000e+00, 6.10351563E-5]]> : vector<2x3xf32>
+// CHECK: arith.mulf %[[D]], %[[P]] : vector<2x3xf32>
+func.func @tile_matmul_constant(%a: vector<2x32xf4E2M1FN>, %b: vector<32x3xf4E2M1FN>) -> vector<2x3xf32> {
+  %sa = arith.constant dense<[[0x7F], [0x80]]> : vector<2x1xf8E8M0FNU>
+  %sb = arith.constant dense<[0x7F, 0x81, 0x70]> : vector<3xf8E8M0FNU>
+  %sav = vector.broadcast %sa : vector<2x1xf8E8M0FNU> to vector<2x32xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : vector<3xf8E8M0FNU> to vector<32x3xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sav : vector<2x32xf4E2M1FN>, vector<2x32xf8E8M0FNU> to vector<2x32xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<32x3xf4E2M1FN>, vector<32x3xf8E8M0FNU> to vector<32x3xf32>
+  %z = arith.constant dense<0.0> : vector<2x3xf32>
+  // expected-remark @below {{rewrote dequant to post: scale codes (per element, row-major) xa = [127, 127, 127, 128, 128, 128], xb = [127, 129, 112, 127, 129, 112] (e = [0, 2, -15, 1, 3, -14])}}
+  %R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<2x32xf32>, vector<32x3xf32> into vector<2x3xf32>
+  return %R : vector<2x3xf32>
+}
+
+// -----
+
+// Another layout (a transposed: (i, j, k) -> (k, i)) is not matched.
+// CHECK-LABEL: func.func @tile_other_layout(
 // CHECK: arith.scaling_extf
 // CHECK-NOT: scf.if
-func.func @tile_matmul(%a: vector<4x32xf4E2M1FN>, %b: vector<32x2xf4E2M1FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> vector<4x2xf32> {
-  %sav = vector.broadcast %sa : f8E8M0FNU to vector<4x32xf8E8M0FNU>
-  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<32x2xf8E8M0FNU>
-  %A = arith.scaling_extf %a, %sav : vector<4x32xf4E2M1FN>, vector<4x32xf8E8M0FNU> to vector<4x32xf32>
-  %B = arith.scaling_extf %b, %sbv : vector<32x2xf4E2M1FN>, vector<32x2xf8E8M0FNU> to vector<32x2xf32>
-  %z = arith.constant dense<0.0> : vector<4x2xf32>
-  // expected-remark @below {{left unchanged: the vector.contract is not one dot product per row}}
-  %R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<4x32xf32>, vector<32x2xf32> into vector<4x2xf32>
-  return %R : vector<4x2xf32>
+func.func @tile_other_layout(%a: vector<32x2xf4E2M1FN>, %b: vector<32x3xf4E2M1FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> vector<2x3xf32> {
+  %sav = vector.broadcast %sa : f8E8M0FNU to vector<32x2xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<32x3xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sav : vector<32x2xf4E2M1FN>, vector<32x2xf8E8M0FNU> to vector<32x2xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<32x3xf4E2M1FN>, vector<32x3xf8E8M0FNU> to vector<32x3xf32>
+  %z = arith.constant dense<0.0> : vector<2x3xf32>
+  // expected-remark @below {{left unchanged: the vector.contract is not one dot product per output element}}
+  %R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (k, i)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<32x2xf32>, vector<32x3xf32> into vector<2x3xf32>
+  return %R : vector<2x3xf32>
 }
