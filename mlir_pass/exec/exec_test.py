@@ -181,7 +181,7 @@ def check_one(args, fmt, k, form="reduction", acc=None):
         seq = table_path(args.tables, fmt, k, sub)
         wit = json.load(open(seq)) if os.path.exists(seq) else {}
     vectors = build_vectors(fmt, k, wit, args.all_vectors, args.denormal, args.quick)
-    if form != "reduction":
+    if form != "reduction" or args.denormal != "ieee":
         vectors = fewer(args, vectors)
     pairs = static_pairs(table["agree"])
     src = os.path.join(work, "input.mlir")
@@ -292,8 +292,9 @@ def check_one(args, fmt, k, form="reduction", acc=None):
 def fewer(args, vectors):
     """With --quick, the tests of the other forms (zero accumulators, tiles, rows, linalg, wide
     K: the same arithmetic as SPEC §8's form, which mlir_exec_<fmt> runs with more vectors, and
-    for tiles and wide K four rows or blocks per vector, each its own model evaluation) keep
-    the first witness, all-max, all-min-subnormal, negative zeros and the format's specials."""
+    for tiles and wide K four rows or blocks per vector, each its own model evaluation) and of
+    the ftz/daz environments keep the first witness, all-max, all-min-subnormal, negative zeros,
+    all-one and the format's specials."""
     if not args.quick:
         return vectors
     return [v for v in vectors if not v[0].startswith(("witness1", "witness2", "random", "alternating"))]
@@ -607,8 +608,8 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="fewer vectors: the first 3 witnesses, all-max, all-min-subnormal, alternating "
                          "signs, negative zeros, all-one, one random vector and the format's specials (the "
-                         "other forms: the first witness, all-max, all-min-subnormal, negative zeros, "
-                         "all-one and the specials)")
+                         "other forms and --denormal: the first witness, all-max, all-min-subnormal, negative "
+                         "zeros, all-one and the specials)")
     ap.add_argument("--json", help="write the summary here (default: WORKDIR/summary.json)")
     ap.add_argument("--denormal", default="ieee", choices=sorted(mx.DENORMAL_MODES),
                     help="the f32 denormal environment the code runs in (x86 MXCSR; needs --fpenv-lib)")
