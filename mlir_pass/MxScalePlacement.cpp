@@ -540,6 +540,54 @@ bool traceBlockScale(Value v, int64_t lo, int64_t hi, BlockScale &s, std::string
     s.pos = {lo / bs, 0};
     return true;
   }
+  if (auto ins = v.getDefiningOp<vector::InsertStridedSliceOp>()) {
+    // A vector assembled from slices: the block's elements must lie in one of them.
+    auto dst = cast<VectorType>(ins.getDestVectorType());
+    SmallVector<int64_t> off, str;
+    for (Attribute a : ins.getOffsets()) off.push_back(cast<IntegerAttr>(a).getInt());
+    for (Attribute a : ins.getStrides()) str.push_back(cast<IntegerAttr>(a).getInt());
+    const int64_t n = ins.getSourceVectorType().getNumElements();
+    if (dst.getRank() != 1 || str[0] != 1) {
+      why = "it is built by a vector.insert_strided_slice that is not 1-D of stride 1";
+      return false;
+    }
+    if (lo >= off[0] && hi <= off[0] + n) return traceBlockScale(ins.getValueToStore(), lo - off[0], hi - off[0], s, why);
+    if (hi <= off[0] || lo >= off[0] + n) return traceBlockScale(ins.getDest(), lo, hi, s, why);
+    why = "the block's elements " + std::to_string(lo) + ".." + std::to_string(hi - 1) +
+          " straddle a slice inserted at " + std::to_string(off[0]) + ".." + std::to_string(off[0] + n - 1) +
+          " (two scales in one block)";
+    return false;
+  }
+  if (DenseElementsAttr dense; matchPattern(v, m_Constant(&dense))) {
+    // A constant: one code if the block's elements have one.
+    auto values = dense.getValues<Attribute>();
+    auto codeAt = [&](int64_t i) -> std::optional<unsigned> {
+      Attribute a = values[i];
+      if (auto f = dyn_cast<FloatAttr>(a)) return unsigned(f.getValue().bitcastToAPInt().getZExtValue());
+      if (auto n = dyn_cast<IntegerAttr>(a)) return unsigned(n.getValue().getZExtValue() & 0xFF);
+      return std::nullopt;
+    };
+    std::optional<unsigned> c = codeAt(lo);
+    for (int64_t i = lo + 1; c && i < hi; ++i)
+      if (codeAt(i) != c) c.reset();
+    if (!c) {
+      why = "it is a constant with more than one code in the block's elements";
+      return false;
+    }
+    s.scalar = v;
+    s.pos.clear();
+    s.code = c;
+    return true;
+  }
+  if (auto bc = v.getDefiningOp<vector::BroadcastOp>()) {
+    // One value for every element (a scalar, or a vector of one).
+    auto from = dyn_cast<VectorType>(bc.getSource().getType());
+    if (!from || (!from.isScalable() && from.getNumElements() == 1)) {
+      s.scalar = bc.getSource();
+      s.pos.clear();
+      return true;
+    }
+  }
   why = "it is not a broadcast, a per-block scale or a slice of one";
   return false;
 }
@@ -697,21 +745,26 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
   }
   // A slice of a per-block scale vector (or the whole of one): one code if the block's
   // elements lie in one scale block.
-  if (bcValue.getDefiningOp<vector::ExtractStridedSliceOp>() || bcValue.getDefiningOp<vector::ShapeCastOp>()) {
+  if (bcValue.getDefiningOp<vector::ExtractStridedSliceOp>() || bcValue.getDefiningOp<vector::ShapeCastOp>() ||
+      bcValue.getDefiningOp<vector::InsertStridedSliceOp>()) {
     auto vt = cast<VectorType>(bcValue.getType());
     std::string traceWhy;
     if (rows == 0 && vt.getRank() == 1 && traceBlockScale(bcValue, 0, vt.getShape()[0], s, traceWhy)) {
-      auto src = cast<VectorType>(s.scalar.getType());
-      if (s.bits ? src.getElementType().isInteger(8) : isa<Float8E8M0FNUType>(src.getElementType())) {
+      Type et = getElementTypeOrSelf(s.scalar.getType());
+      if (s.bits ? et.isInteger(8) : isa<Float8E8M0FNUType>(et)) {
         DenseElementsAttr dense;  // a constant per-block vector: the block's code is known
-        if (matchPattern(s.scalar, m_Constant(&dense)))
+        if (s.pos.size() == 2 && matchPattern(s.scalar, m_Constant(&dense))) {
+          auto src = cast<VectorType>(s.scalar.getType());
           if (auto a = dense.getValues<Attribute>()[s.pos[0] * src.getShape()[1] + s.pos[1]]; a) {
             if (auto f = dyn_cast<FloatAttr>(a)) s.code = unsigned(f.getValue().bitcastToAPInt().getZExtValue());
             else if (auto i = dyn_cast<IntegerAttr>(a)) s.code = unsigned(i.getValue().getZExtValue() & 0xFF);
           }
+        } else if (s.pos.empty() && !s.code) {
+          s.code = codeOf(s.scalar);  // one broadcast value: a constant code, or none
+        }
         return s;
       }
-      traceWhy = "its per-block scale has type " + typeStr(src);
+      traceWhy = "its per-block scale has type " + typeStr(s.scalar.getType());
     }
     why = std::string("the scale of operand ") + side + " is not one scale code for the block: " + traceWhy;
     return failure();

@@ -177,3 +177,67 @@ func.func @loop_carried_acc(%a: vector<4x32xf4E2M1FN>, %b: vector<4x32xf4E2M1FN>
   }
   return %r : f32
 }
+
+// -----
+
+// A scale vector assembled from per-block broadcasts with vector.insert_strided_slice: the block
+// at 32 traces to the second inserted value.
+// CHECK-LABEL: func.func @inserted(
+// CHECK-SAME: %[[S1:[a-z0-9]+]]: f8E8M0FNU, %{{[a-z0-9]+}}: f8E8M0FNU) -> f32
+// CHECK: arith.bitcast %[[S1]] : f8E8M0FNU to i8
+// CHECK: scf.if
+func.func @inserted(%a: vector<64xf4E2M1FN>, %b: vector<32xf4E2M1FN>, %s0: f8E8M0FNU, %s1: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
+  %z = arith.constant dense<0x7F> : vector<64xf8E8M0FNU>
+  %b0 = vector.broadcast %s0 : f8E8M0FNU to vector<32xf8E8M0FNU>
+  %b1 = vector.broadcast %s1 : f8E8M0FNU to vector<32xf8E8M0FNU>
+  %i0 = vector.insert_strided_slice %b0, %z {offsets = [0], strides = [1]} : vector<32xf8E8M0FNU> into vector<64xf8E8M0FNU>
+  %sa = vector.insert_strided_slice %b1, %i0 {offsets = [32], strides = [1]} : vector<32xf8E8M0FNU> into vector<64xf8E8M0FNU>
+  %a1 = vector.extract_strided_slice %a {offsets = [32], sizes = [32], strides = [1]} : vector<64xf4E2M1FN> to vector<32xf4E2M1FN>
+  %sa1 = vector.extract_strided_slice %sa {offsets = [32], sizes = [32], strides = [1]} : vector<64xf8E8M0FNU> to vector<32xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<32xf8E8M0FNU>
+  %A = arith.scaling_extf %a1, %sa1 : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %P = arith.mulf %A, %B : vector<32xf32>
+  // expected-remark @below {{inserted a runtime guard}}
+  %R = vector.reduction <add>, %P : vector<32xf32> into f32
+  return %R : f32
+}
+
+// -----
+
+// The block outside the inserted slice reads the destination, a splat constant: code 0x81.
+// CHECK-LABEL: func.func @inserted_const(
+// CHECK-NOT: arith.scaling_extf
+// CHECK: arith.constant 4.000000e+00 : f32
+func.func @inserted_const(%a: vector<32xf4E2M1FN>, %b: vector<32xf4E2M1FN>, %s1: f8E8M0FNU) -> f32 {
+  %z = arith.constant dense<0x81> : vector<64xf8E8M0FNU>
+  %b1 = vector.broadcast %s1 : f8E8M0FNU to vector<32xf8E8M0FNU>
+  %sa = vector.insert_strided_slice %b1, %z {offsets = [32], strides = [1]} : vector<32xf8E8M0FNU> into vector<64xf8E8M0FNU>
+  %sa0 = vector.extract_strided_slice %sa {offsets = [0], sizes = [32], strides = [1]} : vector<64xf8E8M0FNU> to vector<32xf8E8M0FNU>
+  %sbv = arith.constant dense<0x7F> : vector<32xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sa0 : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %P = arith.mulf %A, %B : vector<32xf32>
+  // expected-remark @below {{rewrote dequant to post: scale codes xa = 129, xb = 127 (e = 2)}}
+  %R = vector.reduction <add>, %P : vector<32xf32> into f32
+  return %R : f32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @inserted_straddle(
+// CHECK: arith.scaling_extf
+// CHECK-NOT: scf.if
+func.func @inserted_straddle(%a: vector<32xf4E2M1FN>, %b: vector<32xf4E2M1FN>, %s0: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
+  %z = arith.constant dense<0x7F> : vector<64xf8E8M0FNU>
+  %b0 = vector.broadcast %s0 : f8E8M0FNU to vector<32xf8E8M0FNU>
+  %sa = vector.insert_strided_slice %b0, %z {offsets = [0], strides = [1]} : vector<32xf8E8M0FNU> into vector<64xf8E8M0FNU>
+  %sa1 = vector.extract_strided_slice %sa {offsets = [16], sizes = [32], strides = [1]} : vector<64xf8E8M0FNU> to vector<32xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<32xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sa1 : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %P = arith.mulf %A, %B : vector<32xf32>
+  // expected-remark @below {{left unchanged: the scale of operand a is not one scale code for the block: the block's elements 16..47 straddle a slice inserted at 0..31 (two scales in one block)}}
+  %R = vector.reduction <add>, %P : vector<32xf32> into f32
+  return %R : f32
+}
