@@ -420,6 +420,20 @@ def tile_function(name, fmt, k, rows, acc, codes=None):
     return "\n".join(lines)
 
 
+def code_lines(name, src, step, count):
+    """Loop-body lines that define %<name><i> (f8E8M0FNU), i < count, as the scale code
+    (src + step i) mod 256 of the i32 value src (%xa32 or %xb32 in @run_all; needs %c255)."""
+    lines = []
+    for i in range(count):
+        v = "%%%s%d" % (name, i)
+        lines += ["    %s_o = arith.constant %d : i32" % (v, step * i),
+                  "    %s_x = arith.addi %s, %s_o : i32" % (v, src, v),
+                  "    %s_m = arith.andi %s_x, %%c255 : i32" % (v, v),
+                  "    %s_8 = arith.trunci %s_m : i32 to i8" % (v, v),
+                  "    %s = arith.bitcast %s_8 : i8 to f8E8M0FNU" % (v, v)]
+    return lines
+
+
 def tile_driver_module(fmt, k, rows, vectors, static_pairs, acc):
     """A module with @tile (variable scales), one @tile_s<j> per constant pair (xa, xb) of
     static_pairs (row codes tile_row_code(xa, i)), and @main: for every (rows of a, b) in
@@ -432,13 +446,7 @@ def tile_driver_module(fmt, k, rows, vectors, static_pairs, acc):
     out = ["func.func private @printMemrefI32(memref<*xi32>)", tile_function("tile", fmt, k, rows, acc)]
     for j, (xa, xb) in enumerate(static_pairs):
         out.append(tile_function("tile_s%d" % j, fmt, k, rows, acc, ([tile_row_code(xa, i) for i in range(rows)], xb)))
-    row_lines = []
-    for i in range(rows):
-        row_lines += ["    %%o%d = arith.constant %d : i32" % (i, TILE_ROW_STEP * i),
-                      "    %%x%d = arith.addi %%xa32, %%o%d : i32" % (i, i),
-                      "    %%x%dm = arith.andi %%x%d, %%c255 : i32" % (i, i),
-                      "    %%x%d8 = arith.trunci %%x%dm : i32 to i8" % (i, i),
-                      "    %%s%d = arith.bitcast %%x%d8 : i8 to f8E8M0FNU" % (i, i)]
+    row_lines = code_lines("s", "%xa32", TILE_ROW_STEP, rows)
     stores = []
     for i in range(rows):
         stores += ["    %%r%d = vector.extract %%r[%d] : f32 from %s" % (i, i, vr),
@@ -559,13 +567,7 @@ def wide_driver_module(fmt, k, blocks, vectors):
     out = ["func.func private @printMemrefI32(memref<*xi32>)", wide_functions(fmt, k, blocks)]
     codes = []
     for x, step in (("a", WIDE_STEP_A), ("b", WIDE_STEP_B)):
-        src = "%%%s32" % ("xa" if x == "a" else "xb")
-        for j in range(blocks):
-            codes += ["    %%%so%d = arith.constant %d : i32" % (x, j, step * j),
-                      "    %%%sx%d = arith.addi %s, %%%so%d : i32" % (x, j, src, x, j),
-                      "    %%%sm%d = arith.andi %%%sx%d, %%c255 : i32" % (x, j, x, j),
-                      "    %%%s8_%d = arith.trunci %%%sm%d : i32 to i8" % (x, j, x, j),
-                      "    %%%sf%d = arith.bitcast %%%s8_%d : i8 to f8E8M0FNU" % (x, j, x, j)]
+        codes += code_lines(x + "f", "%%%s32" % ("xa" if x == "a" else "xb"), step, blocks)
         codes += ["    %%%sv = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (
                       x, ", ".join("%%%sf%d" % (x, j) for j in range(blocks)), blocks),
                   "    %%s%s4 = vector.shape_cast %%%sv : vector<%dxf8E8M0FNU> to %s" % (x, x, blocks, vs)]
@@ -665,13 +667,8 @@ def linalg_driver_module(fmt, k, rows, vectors, acc):
     t = FORMATS[fmt]["mlir"]
     ta, tb, tr = "tensor<%dx%dx%s>" % (rows, k, t), "tensor<%dx%s>" % (k, t), "tensor<%dxf32>" % rows
     n = NUM_PAIRS * rows
-    codes, stores = [], []
+    codes, stores = code_lines("s", "%xa32", TILE_ROW_STEP, rows), []
     for i in range(rows):
-        codes += ["    %%o%d = arith.constant %d : i32" % (i, TILE_ROW_STEP * i),
-                  "    %%x%d = arith.addi %%xa32, %%o%d : i32" % (i, i),
-                  "    %%x%dm = arith.andi %%x%d, %%c255 : i32" % (i, i),
-                  "    %%x%d8 = arith.trunci %%x%dm : i32 to i8" % (i, i),
-                  "    %%s%d = arith.bitcast %%x%d8 : i8 to f8E8M0FNU" % (i, i)]
         stores += ["    %%k%d = arith.constant %d : index" % (i, i),
                    "    %%r%d = tensor.extract %%r[%%k%d] : %s" % (i, i, tr),
                    "    %%b%d = arith.bitcast %%r%d : f32 to i32" % (i, i),
@@ -731,15 +728,7 @@ def matmul_driver_module(fmt, k, a_rows, b_cols, acc):
   %%R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %%A, %%B, %%z : vector<%(m)dx%(k)dxf32>, vector<%(k)dx%(n)dxf32> into %(vr)s
   return %%R : %(vr)s
 }""" % dict(va=va, vb=vb, vr=vr, m=m, n=n, k=k, z="-0.0" if acc == "-0" else "0.0")
-    body = []
-    for x, cnt, code in (("a", m, lambda i: TILE_ROW_STEP * i), ("b", n, lambda j: WIDE_STEP_B * j)):
-        src = "%xa32" if x == "a" else "%xb32"
-        for i in range(cnt):
-            body += ["    %%%so%d = arith.constant %d : i32" % (x, i, code(i)),
-                     "    %%%sx%d = arith.addi %s, %%%so%d : i32" % (x, i, src, x, i),
-                     "    %%%sm%d = arith.andi %%%sx%d, %%c255 : i32" % (x, i, x, i),
-                     "    %%%s8_%d = arith.trunci %%%sm%d : i32 to i8" % (x, i, x, i),
-                     "    %%%ss%d = arith.bitcast %%%s8_%d : i8 to f8E8M0FNU" % (x, i, x, i)]
+    body = code_lines("as", "%xa32", TILE_ROW_STEP, m) + code_lines("bs", "%xb32", WIDE_STEP_B, n)
     body += ["    %%sav1 = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (", ".join("%%as%d" % i for i in range(m)), m),
              "    %%sav = vector.shape_cast %%sav1 : vector<%dxf8E8M0FNU> to vector<%dx1xf8E8M0FNU>" % (m, m),
              "    %%sbv = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (", ".join("%%bs%d" % j for j in range(n)), n),
