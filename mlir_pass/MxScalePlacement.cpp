@@ -501,6 +501,25 @@ struct BlockScale {
   SmallVector<int64_t> pos;
 };
 
+/// The 8-bit scale code of a constant element: an f8E8M0FNU value's bits, or an i8's.
+std::optional<unsigned> codeOfAttr(Attribute a) {
+  if (auto f = dyn_cast<FloatAttr>(a)) return unsigned(f.getValue().bitcastToAPInt().getZExtValue());
+  if (auto i = dyn_cast<IntegerAttr>(a)) return unsigned(i.getValue().getZExtValue() & 0xFF);
+  return std::nullopt;
+}
+
+/// The codes of a constant vector of scale codes (one per row or column), or none when `v`
+/// is not a constant or does not hold `n` codes.
+std::vector<unsigned> constantCodes(Value v, int64_t n) {
+  std::vector<unsigned> codes;
+  DenseElementsAttr dense;
+  if (!matchPattern(v, m_Constant(&dense))) return codes;
+  for (Attribute a : dense.getValues<Attribute>())
+    if (std::optional<unsigned> c = codeOfAttr(a)) codes.push_back(*c);
+  if (int64_t(codes.size()) != n) codes.clear();
+  return codes;
+}
+
 /// The one scale code of the elements [lo, hi) of the 1-D vector `v`, traced back through
 /// `vector.extract_strided_slice` (1-D, stride 1) and `vector.shape_cast` of a 2-D
 /// per-block scale: a `vector.broadcast` of a `vector<NBx1x...>` (one code per block of BS
@@ -561,12 +580,7 @@ bool traceBlockScale(Value v, int64_t lo, int64_t hi, BlockScale &s, std::string
   if (DenseElementsAttr dense; matchPattern(v, m_Constant(&dense))) {
     // A constant: one code if the block's elements have one.
     auto values = dense.getValues<Attribute>();
-    auto codeAt = [&](int64_t i) -> std::optional<unsigned> {
-      Attribute a = values[i];
-      if (auto f = dyn_cast<FloatAttr>(a)) return unsigned(f.getValue().bitcastToAPInt().getZExtValue());
-      if (auto n = dyn_cast<IntegerAttr>(a)) return unsigned(n.getValue().getZExtValue() & 0xFF);
-      return std::nullopt;
-    };
+    auto codeAt = [&](int64_t i) { return codeOfAttr(values[i]); };
     std::optional<unsigned> c = codeAt(lo);
     for (int64_t i = lo + 1; c && i < hi; ++i)
       if (codeAt(i) != c) c.reset();
@@ -662,9 +676,7 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
       return std::nullopt;
     }
     if (auto splat = dyn_cast<SplatElementsAttr>(attr)) attr = splat.getSplatValue<Attribute>();
-    if (auto f = dyn_cast<FloatAttr>(attr)) return unsigned(f.getValue().bitcastToAPInt().getZExtValue());
-    if (auto i = dyn_cast<IntegerAttr>(attr)) return unsigned(i.getValue().getZExtValue() & 0xFF);
-    return std::nullopt;
+    return codeOfAttr(attr);
   };
   // One value of type `want` (f8E8M0FNU or i8): the scalar, or a vector of exactly one.
   auto isOneOf = [](Type t, auto want) {
@@ -700,13 +712,7 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
         (s.bits ? isI8(from.getElementType()) : isScale(from.getElementType()))) {
       s.scalar = bc.getSource();
       s.perRow = true;
-      DenseElementsAttr dense;
-      if (matchPattern(s.scalar, m_Constant(&dense)))
-        for (Attribute a : dense.getValues<Attribute>()) {
-          if (auto f = dyn_cast<FloatAttr>(a)) s.rowCodes.push_back(unsigned(f.getValue().bitcastToAPInt().getZExtValue()));
-          else if (auto i = dyn_cast<IntegerAttr>(a)) s.rowCodes.push_back(unsigned(i.getValue().getZExtValue() & 0xFF));
-        }
-      if (int(s.rowCodes.size()) != cols) s.rowCodes.clear();
+      s.rowCodes = constantCodes(s.scalar, cols);
       return s;
     }
   }
@@ -718,14 +724,7 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
         (s.bits ? isI8(srcVec.getElementType()) : isScale(srcVec.getElementType()))) {
       s.scalar = src;
       s.perRow = true;
-      DenseElementsAttr dense;
-      if (matchPattern(src, m_Constant(&dense))) {
-        for (Attribute a : dense.getValues<Attribute>()) {
-          if (auto f = dyn_cast<FloatAttr>(a)) s.rowCodes.push_back(unsigned(f.getValue().bitcastToAPInt().getZExtValue()));
-          else if (auto i = dyn_cast<IntegerAttr>(a)) s.rowCodes.push_back(unsigned(i.getValue().getZExtValue() & 0xFF));
-        }
-        if (int(s.rowCodes.size()) != rows) s.rowCodes.clear();
-      }
+      s.rowCodes = constantCodes(src, rows);
       return s;
     }
     if (!(s.bits ? isOneOf(src.getType(), isI8) : isOneOf(src.getType(), isScale))) {
@@ -755,10 +754,7 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
         DenseElementsAttr dense;  // a constant per-block vector: the block's code is known
         if (s.pos.size() == 2 && matchPattern(s.scalar, m_Constant(&dense))) {
           auto src = cast<VectorType>(s.scalar.getType());
-          if (auto a = dense.getValues<Attribute>()[s.pos[0] * src.getShape()[1] + s.pos[1]]; a) {
-            if (auto f = dyn_cast<FloatAttr>(a)) s.code = unsigned(f.getValue().bitcastToAPInt().getZExtValue());
-            else if (auto i = dyn_cast<IntegerAttr>(a)) s.code = unsigned(i.getValue().getZExtValue() & 0xFF);
-          }
+          s.code = codeOfAttr(dense.getValues<Attribute>()[s.pos[0] * src.getShape()[1] + s.pos[1]]);
         } else if (s.pos.empty() && !s.code) {
           s.code = codeOf(s.scalar);  // one broadcast value: a constant code, or none
         }
