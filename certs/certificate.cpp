@@ -250,9 +250,13 @@ Certificate certificateFromJson(const json &j) {
       throw SchemaError(where + ": an any-order proof must be a QF_LIA induction step");
     if (anyOrder && (!pr.step || !pr.invariant))
       throw SchemaError(where + ": an any-order certificate's proof needs 'step' and 'invariant'");
-    if (!anyOrder && (pr.step || pr.invariant))
-      throw SchemaError(where + ": 'step' and 'invariant' belong to any-order certificates (config.tree \"any\")");
-    if (anyOrder && pr.step && *pr.step == InductionStep::Root1 && c.config.k() != 1)
+    // A fixed-tree certificate may prove a region with the induction steps of the every-tree
+    // question (everyTreeConfig; docs/certificates.md): then both fields, and QF_LIA.
+    if (!anyOrder && (pr.step.has_value() != pr.invariant.has_value()))
+      throw SchemaError(where + ": an induction step proof needs both 'step' and 'invariant'");
+    if (!anyOrder && pr.step && pr.encoding != "lia")
+      throw SchemaError(where + ": an induction step must be a QF_LIA query");
+    if (pr.step && *pr.step == InductionStep::Root1 && c.config.k() != 1)
       throw SchemaError(where + ".step: root1 is the root step of k = 1 only");
     c.proofs.push_back(pr);
   }

@@ -1,6 +1,8 @@
 // models/placement.cpp — names of placements and relations.
 #include "models/placement.h"
 
+#include <algorithm>
+
 namespace mxcert {
 
 const char *toString(Placement p) {
@@ -55,6 +57,19 @@ ModelConfig configWithTree(const ModelConfig &cfg, const Tree &t) {
   ModelConfig c = cfg;
   c.tree = t;
   c.anyOrder = 0;
+  c.maxSubtree = 0;
+  return c;
+}
+
+ModelConfig everyTreeConfig(const ModelConfig &cfg) {
+  ModelConfig c = cfg;
+  c.tree = Tree::seq(cfg.k());
+  c.anyOrder = std::max(cfg.k(), 2);  // "any": parseAnyOrder's value without a limit
+  const int k = cfg.k();
+  if (!cfg.anyOrder && k >= 3) {
+    const int m = std::max(2, cfg.tree.maxNonRootLeaves());
+    if (m < k - 1) c.maxSubtree = m;
+  }
   return c;
 }
 

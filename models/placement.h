@@ -48,6 +48,9 @@ struct ModelConfig {
   /// may evaluate such a configuration as one tree (evalPlacement refuses it); a witness
   /// names its own tree (configWithTree).
   int anyOrder = 0;
+  /// With anyOrder: the largest number of leaves of a non-root node of the trees in question
+  /// (0: k - 1, every tree). Set only by everyTreeConfig, never read from a file.
+  int maxSubtree = 0;
   int k() const { return tree.k(); }
   /// Whether the blocks are NVFP4 (e4m3 scales).
   bool nvfp4() const { return scale == ScaleFormat::E4M3; }
@@ -65,6 +68,17 @@ std::string treeText(const ModelConfig &cfg);
 /// `cfg` with the one tree `t` (k must match): the configuration a witness of an any-order
 /// table is evaluated in.
 ModelConfig configWithTree(const ModelConfig &cfg, const Tree &t);
+/// For a fixed-tree cfg: the question about every tree over its k leaves (`--tree any`, no
+/// fan-in limit) whose non-root nodes have at most m leaves, m = max(2, the largest non-root
+/// node of cfg's tree) for k >= 3 (maxSubtree; seq: m = k - 1, every tree). cfg's tree is one
+/// of them, so the induction steps (models/induction.h) of this question prove agreement for
+/// it: a fixed-tree table may prove a region with them (docs/solver.md, "Fixed trees proven
+/// by the induction"); the steps' queries are stated for this configuration, by the
+/// synthesizer and the checker alike.
+ModelConfig everyTreeConfig(const ModelConfig &cfg);
+/// The largest number of leaves of a non-root subtree the induction steps of an any-order
+/// cfg allow: maxSubtree, or k - 1.
+inline int inductionSubtreeBound(const ModelConfig &cfg) { return cfg.maxSubtree ? cfg.maxSubtree : cfg.k() - 1; }
 
 /// The inputs of one block: decoded elements and the two scale codes (0..255).
 template <class D> struct BlockInput {

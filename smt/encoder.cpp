@@ -25,7 +25,10 @@ std::string describeQuery(const Query &q) {
   return what + "\nconfig: a=" + c.a.name + " b=" + c.b.name +
          " acc=" + c.acc.fmt.name + " round=" + toString(c.acc.rounding) +
          " subnormals=" + toString(c.acc.subnormals) + " k=" + std::to_string(c.k()) +
-         " tree=" + treeText(c) + "\nregion: " + q.region.str() +
+         " tree=" + treeText(c) +
+         (c.anyOrder && c.maxSubtree ? "\ntrees: every non-root node has at most " + std::to_string(c.maxSubtree) + " leaves"
+                                     : "") +
+         "\nregion: " + q.region.str() +
          (fixed.empty() ? "" : "\nfixed leaves (a code, b code): " + fixed);
 }
 

@@ -56,6 +56,9 @@ void encodeInductionStep(TermDomain &d, const Query &q, const Scales<TermDomain>
   if (!q.cfg.anyOrder) throw std::logic_error("an induction step needs an any-order configuration");
   if (q.cfg.nvfp4()) throw std::logic_error("no any-order induction for nvfp4");
   const int k = q.cfg.k();
+  // The largest non-root subtree of the trees in question (k - 1: every tree).
+  const int m = inductionSubtreeBound(q.cfg);
+  if (m < 0 || m > k - 1) throw std::logic_error("the subtree bound must lie in 0 .. k - 1");
   const Invariant &inv = q.inv;
   const Placement pB = inv.baseIsRhs ? q.rhs : q.lhs, pO = inv.baseIsRhs ? q.lhs : q.rhs;
   const SInt XB = d.add(d.lit(inv.grid), sideScale(d, pB, s));
@@ -90,26 +93,26 @@ void encodeInductionStep(TermDomain &d, const Query &q, const Scales<TermDomain>
     break;
   }
   case InductionStep::Start: {
-    // A child of an inner node is a non-root subtree: at most k - 1 leaves.
-    SInt n = in.count("n", 1, k - 1);
-    auto [VB, VO] = in.subtree("", n, k - 1);
+    // A child of an inner node is a non-root subtree: at most m leaves (k - 1 for every tree).
+    SInt n = in.count("n", 1, m);
+    auto [VB, VO] = in.subtree("", n, m);
     goal = d.lnot(inSumInvariant(d, inv, sumStart(d, VB), sumStart(d, VO), n, XB, XO));
     break;
   }
   case InductionStep::Add: {
-    SInt n1 = in.count("n1", 1, k - 1), n2 = in.count("n2", 1, k - 1);
+    SInt n1 = in.count("n1", 1, k - 1), n2 = in.count("n2", 1, m);
     SInt n = d.add(n1, n2);
     st.assertTrue(d.le(n, d.lit(k)).t);
     auto [SB, SO] = in.sum("", n1, k - 1);
-    auto [VB, VO] = in.subtree("", n2, k - 1);
+    auto [VB, VO] = in.subtree("", n2, m);
     goal = d.lnot(inSumInvariant(d, inv, sumAdd(d, SB, VB), sumAdd(d, SO, VO), n, XB, XO));
     break;
   }
   case InductionStep::Node: {
-    // A non-root inner node: 2 .. k - 1 leaves.
-    if (k < 3) throw std::logic_error("the node step needs k >= 3 (no non-root inner node exists below)");
-    SInt n = in.count("n", 2, k - 1);
-    auto [SB, SO] = in.sum("", n, k - 1);
+    // A non-root inner node: 2 .. m leaves.
+    if (k < 3 || m < 2) throw std::logic_error("the node step needs k >= 3 (no non-root inner node exists below)");
+    SInt n = in.count("n", 2, m);
+    auto [SB, SO] = in.sum("", n, m);
     Val<TermDomain> RB = roundAcc(d, sumFinish(d, SB), acc), RO = roundAcc(d, sumFinish(d, SO), acc);
     goal = d.lnot(inSubtreeInvariant(d, inv, RB, RO, n, XB, XO));
     break;

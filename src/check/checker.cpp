@@ -287,22 +287,26 @@ void checkProofCoverage(Ctx &x) {
   Failures f(x.opt.maxReported);
   CodeSet proven;
   std::vector<CodeSet> proofSets;
-  // Any order: a pair is proven when, for one invariant, every step of inductionSteps(k) has
-  // a proof whose region holds the pair (models/induction.h); each proof then stands for the
-  // pairs of its region where its invariant's steps are all proven.
+  // Induction steps (every proof of an any-order certificate; some proofs of a fixed-tree one,
+  // which the every-tree question proves for its tree too): a pair is proven when, for one
+  // invariant, every step of inductionSteps(k) has a proof whose region holds the pair
+  // (models/induction.h); each such proof then stands for the pairs of its region where its
+  // invariant's steps are all proven. Any other proof stands for its region.
   const bool anyOrder = x.c.config.anyOrder != 0;
-  std::vector<CodeSet> byProof;  // any order: per proof, the pairs its invariant proves within its region
-  if (anyOrder) {
+  bool stepped = anyOrder;
+  for (const certs::Proof &p : x.c.proofs) stepped = stepped || p.step.has_value();
+  std::vector<CodeSet> byProof;  // per proof, the pairs it proves within its region
+  if (stepped) {
     std::vector<Invariant> invs;
     for (const certs::Proof &p : x.c.proofs)
-      if (std::find(invs.begin(), invs.end(), *p.invariant) == invs.end()) invs.push_back(*p.invariant);
+      if (p.step && std::find(invs.begin(), invs.end(), *p.invariant) == invs.end()) invs.push_back(*p.invariant);
     std::vector<CodeSet> provenBy(invs.size(), CodeSet::all());
     const std::vector<InductionStep> need = inductionSteps(x.c.config.k());
     for (size_t v = 0; v < invs.size(); ++v)
       for (InductionStep st : need) {
         CodeSet stepSet;
         for (const certs::Proof &p : x.c.proofs)
-          if (*p.invariant == invs[v] && *p.step == st) {
+          if (p.step && *p.invariant == invs[v] && *p.step == st) {
             const CodeSet r = regionSet(p.region);
             for (int a = 0; a < kNumCodes; ++a)
               for (int b = 0; b < kNumCodes; ++b)
@@ -311,16 +315,20 @@ void checkProofCoverage(Ctx &x) {
         provenBy[v] = provenBy[v].intersect(stepSet);
       }
     for (const certs::Proof &p : x.c.proofs) {
+      if (!p.step) {
+        byProof.push_back(regionSet(p.region));
+        continue;
+      }
       const size_t v = size_t(std::find(invs.begin(), invs.end(), *p.invariant) - invs.begin());
       byProof.push_back(regionSet(p.region).intersect(provenBy[v]));
     }
     for (const certs::Proof &p : x.c.proofs)
-      if (std::find(need.begin(), need.end(), *p.step) == need.end())
+      if (p.step && std::find(need.begin(), need.end(), *p.step) == need.end())
         f.add("a proof of step " + std::string(toString(*p.step)) + ", which a proof over k = " +
               std::to_string(x.c.config.k()) + " leaves does not have");
   }
   for (size_t i = 0; i < x.c.proofs.size(); ++i) {
-    proofSets.push_back(anyOrder ? byProof[i] : regionSet(x.c.proofs[i].region));
+    proofSets.push_back(stepped ? byProof[i] : regionSet(x.c.proofs[i].region));
     long outside = 0;
     int oa = -1, ob = -1;
     for (int a = 0; a < kNumCodes; ++a)
@@ -332,7 +340,7 @@ void checkProofCoverage(Ctx &x) {
     if (outside > 0)
       f.add("proofs[" + std::to_string(i) + "] (" + x.c.proofs[i].region.str() + ") covers " + std::to_string(outside) +
             " pair(s) outside the agree set, e.g. " + pairStr(oa, ob));
-    if (anyOrder && x.c.proofs[i].region.count() > 0 && proofSets.back().count() == 0)
+    if (x.c.proofs[i].step && x.c.proofs[i].region.count() > 0 && proofSets.back().count() == 0)
       f.add("proofs[" + std::to_string(i) + "] (step " + toString(*x.c.proofs[i].step) + ", " +
             x.c.proofs[i].region.str() + ") proves nothing: no pair of its region has every step of its invariant");
   }
@@ -367,7 +375,16 @@ void checkProofCoverage(Ctx &x) {
               std::to_string(inductionSteps(x.c.config.k()).size()) +
               " steps of one invariant (so it agrees for every tree), and no proof reaches outside it",
           t0);
-  else
+  else if (stepped) {
+    size_t steps = 0;
+    for (const certs::Proof &p : x.c.proofs) steps += p.step ? 1 : 0;
+    x.add("proof coverage", Status::Holds,
+          std::to_string(x.c.proofs.size()) + " proof(s) cover exactly the agree set: " + std::to_string(steps) +
+              " induction step proof(s) (a pair counts where all " + std::to_string(inductionSteps(x.c.config.k()).size()) +
+              " steps of one invariant hold: it agrees for every tree of the induction's class, which holds this one) and " +
+              std::to_string(x.c.proofs.size() - steps) + " proof(s) of the tree's unrolled query",
+          t0);
+  } else
     x.add("proof coverage", Status::Holds,
           std::to_string(x.c.proofs.size()) + " proof region(s) cover exactly the agree set", t0);
 }
@@ -402,6 +419,10 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
   const bool obligations = stored && stored->obligations.has_value();
   smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}, x.opt.budget, obligations, {}, {}, {}};
   if (stored && stored->step) {
+    // An induction step: stated for every tree (for a fixed-tree certificate: for every tree
+    // whose non-root nodes are no larger than its tree's, which holds its tree;
+    // models/placement.h, everyTreeConfig).
+    if (!q.cfg.anyOrder) q.cfg = everyTreeConfig(q.cfg);
     q.step = stored->step;
     q.inv = *stored->invariant;
   }

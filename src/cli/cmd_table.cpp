@@ -33,9 +33,11 @@ std::string summary(const certs::Certificate &c, bool complete) {
       std::string solvers;
       size_t constant = 0;
       long facts = 0, decisions = 0;
+      size_t steps = 0;
       for (int p : c.regionProofs[i]) {
         const certs::Proof &pr = c.proofs[size_t(p)];
         secs += pr.seconds;
+        if (pr.step) ++steps;
         if (pr.constantFalse.value_or(false)) ++constant;
         if (solvers.find(pr.solver) == std::string::npos) solvers += (solvers.empty() ? "" : "+") + pr.solver;
         // Every solver proof the table engine writes carries its obligations (format version 2).
@@ -43,9 +45,12 @@ std::string summary(const certs::Certificate &c, bool complete) {
       }
       const size_t n = c.regionProofs[i].size();
       t += fmt::format("   proven by {}: the agreement and {} fact{} of the analysis ({} quer{}, {:.3f} s; {} "
-                       "decisions verified by arithmetic{})",
+                       "decisions verified by arithmetic{}{})",
                        solvers, facts, facts == 1 ? "" : "s", n, n == 1 ? "y" : "ies", secs, decisions,
-                       constant ? "; " + std::to_string(constant) + " with the goal folded to false and no fact" : "");
+                       constant ? "; " + std::to_string(constant) + " with the goal folded to false and no fact" : "",
+                       steps && !c.config.anyOrder
+                           ? fmt::format("; {} of them induction steps: proven for a class of trees holding this one", steps)
+                           : "");
     }
     t += "\n";
   }
@@ -62,7 +67,7 @@ std::string summary(const certs::Certificate &c, bool complete) {
 const OptionSet &tableOptions() {
   static const OptionSet kOpts = [] {
     OptionSet s{{"no-collapse", "verbose", "embed-queries", "obligations"}, configOptions()};
-    s.valued.insert({"lhs", "rhs", "relation", "engine", "solver", "timeout", "query-timeout", "max-terms"});
+    s.valued.insert({"lhs", "rhs", "relation", "engine", "solver", "timeout", "query-timeout", "max-terms", "proof"});
     return s;
   }();
   return kOpts;
@@ -77,6 +82,12 @@ TableOutcome runTable(const Args &args, const ProgressFn &progress) {
   // --obligations, once needed for this, is still accepted.
   q.obligations = eng == "solver";
   if (args.flag("obligations") && eng != "solver") throw UsageError("--obligations: only with --engine solver");
+  const std::string proof = args.get("proof", "auto");
+  if (proof != "auto" && proof != "unrolled")
+    throw UsageError("--proof: expected auto or unrolled, got '" + proof + "'");
+  if (args.get("proof") && eng != "solver") throw UsageError("--proof: only with --engine solver");
+  if (proof == "unrolled" && q.cfg.anyOrder)
+    throw UsageError("--proof unrolled: an any-order table is proven by the induction only (there is no one tree to unroll)");
   if (q.cfg.nvfp4() && eng == "solver") throw UsageError(kNvfp4OnlyExhaustive);
   if (q.cfg.anyOrder && eng == "solver" && !engine::anyOrderUnsupported(q).empty())
     throw NoAnyOrderProof("no order-independent proof for " + engine::anyOrderUnsupported(q));
@@ -95,6 +106,7 @@ TableOutcome runTable(const Args &args, const ProgressFn &progress) {
     opt.solver = parseSolverOpt(args);
     opt.timeout = parseSecondsOpt(args, "query-timeout", 120);
     opt.keepQueries = args.flag("embed-queries");
+    opt.inductionFirst = proof == "auto";
     opt.progress = progress;
     if (args.flag("verbose")) opt.log = [](const std::string &s) { fmt::print(stderr, "mxcert: {}\n", s); };
     engine::SolverTableResult r = engine::runSolverTable(q, opt);

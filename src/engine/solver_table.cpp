@@ -553,6 +553,14 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     if (const std::string why = anyOrderUnsupported(q); !why.empty())
       throw std::invalid_argument("no order-independent proof for " + why);
   const std::vector<Tree> trees = anyOrder ? witnessTrees(q.cfg) : std::vector<Tree>{};
+  // A fixed tree: the same question for every tree whose non-root subtrees are no larger than
+  // its own (everyTreeConfig), whose induction proves a region at the cost of one rounding
+  // per step instead of the tree's k - 1 unrolled roundings.
+  PairQuery everyTree = q;
+  everyTree.cfg = everyTreeConfig(q.cfg);
+  const bool inductionFirst = !anyOrder && opt.inductionFirst && anyOrderUnsupported(q).empty();
+  // Where the induction may still be tried: every pair, less the regions where it failed.
+  CodeSet inductionScope = CodeSet::all();
   const CodeGroups cg = groupCodePairs(anyOrder ? withTree(q, trees.front()) : q, true);
   // Pairs where the induction failed on the pair alone: without a witness they are unknown.
   CodeSet inductionFailed;
@@ -616,6 +624,15 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     return rc;
   };
 
+  // The induction (proveAnyOrder) on one region of question iq, counted in the stats.
+  auto induce = [&](const PairQuery &iq, const Region &r) {
+    progress();  // the state before these queries
+    InductionCheck ic = proveAnyOrder(iq, r, *backend, opt.timeout, opt.keepQueries);
+    res.stats.queries += ic.queries;
+    res.stats.solverSeconds += ic.solverSeconds;
+    return ic;
+  };
+
   // Phase 0: structured witnesses, tried on every group the prediction excludes (or on all
   // groups when there is no prediction).
   std::vector<Witness> structured;
@@ -654,6 +671,36 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             any = true;
           }
       if (!any) break;
+      if (inductionFirst) {
+        // A fixed tree: the first region of what is left inside the induction's scope is
+        // tried for every tree (its five steps prove it for this tree too); where no
+        // invariant carries over, the region leaves the scope and the unrolled query below
+        // decides it.
+        const CodeSet scoped = todo.intersect(inductionScope);
+        if (scoped.count() > 0) {
+          const Region r = Guard::fromSet(scoped).regions.front();
+          InductionCheck ic = induce(everyTree, r);
+          if (ic.verdict == smt::Verdict::Unsat) {
+            ++res.stats.unsat;
+            ++res.stats.inductionRegions;
+            log("proven by the induction (for every tree" +
+                (everyTree.cfg.maxSubtree ? " whose non-root nodes have at most " + std::to_string(everyTree.cfg.maxSubtree) + " leaves" : "") +
+                ", so for this one) " + r.str() + " (" + std::to_string(ic.steps.size()) +
+                " steps, " + std::to_string(ic.solverSeconds) + " s)");
+            for (ProofRecord &st : ic.steps) res.proofs.push_back(std::move(st));
+          } else {
+            ++res.stats.inductionFailures;
+            log("no invariant carries over at " + r.str() + " (" + ic.reason + "): the unrolled tree's query decides it");
+          }
+          for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+            for (int b = r.xb.lo; b <= r.xb.hi; ++b)
+              if (r.contains(a, b)) {
+                inductionScope.set(a, b, false);
+                if (ic.verdict == smt::Verdict::Unsat) P.set(a, b);
+              }
+          continue;
+        }
+      }
       Guard g = Guard::fromSet(todo);
       std::vector<Region> stack{g.regions.front()};
       bool changed = false;
@@ -670,10 +717,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         const bool wide = r.e.hi > r.e.lo && !q.obligations;
         RegionCheck rc;
         if (anyOrder) {
-          progress();
-          InductionCheck ic = proveAnyOrder(q, r, *backend, opt.timeout, opt.keepQueries);
-          res.stats.queries += ic.queries;
-          res.stats.solverSeconds += ic.solverSeconds;
+          InductionCheck ic = induce(q, r);
           if (ic.verdict == smt::Verdict::Unsat) {
             ++res.stats.unsat;
             log("proven for every tree " + r.str() + " (" + std::to_string(ic.steps.size()) + " steps)");

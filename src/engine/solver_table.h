@@ -128,6 +128,12 @@ struct SolverTableOptions {
   double witnessTimeout = 5;    ///< per restricted counterexample query
   bool useClosedForm = true;
   bool keepQueries = false;     ///< keep the SMT-LIB2 text in the proof records
+  /// Fixed-tree questions: try each region first with the order-independent induction
+  /// (proveAnyOrder on everyTreeConfig, where anyOrderUnsupported allows it), which proves
+  /// agreement for every tree and so for q's; the unrolled tree's query where no invariant
+  /// carries over (docs/solver.md, "Fixed trees proven for every tree"). False: the unrolled
+  /// query only (`mxcert table --proof unrolled`).
+  bool inductionFirst = true;
   std::function<void(const std::string &)> log;
   /// Called after each query and each witness search with (code pairs decided, 65025): for a
   /// progress display (may be empty).
@@ -138,6 +144,8 @@ struct SolverTableStats {
   size_t queries = 0, unsat = 0, sat = 0, unknown = 0, splits = 0;
   size_t patternWitnesses = 0;      ///< witnesses found without a solver
   size_t predictionMismatches = 0;  ///< pairs where the closed form was wrong
+  size_t inductionRegions = 0;      ///< fixed tree: regions proven for every tree (inductionFirst)
+  size_t inductionFailures = 0;     ///< fixed tree: regions where no invariant carried over
   bool usedClosedForm = false;
   double seconds = 0, solverSeconds = 0;
 };

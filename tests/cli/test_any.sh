@@ -10,7 +10,10 @@
 #  * check: the certificate holds; tampering with a witness's tree, a step or an invariant is
 #    caught (exit 1), schema violations are exit 2;
 #  * export names the table "any" and the MLIR attribute says tree "any";
-#  * bad input: any:0, any:1, any:x, any:65 exit 2; post2 and nvfp4 refused; eval refuses.
+#  * a fixed tree (k = 8 seq) proven by the every-tree induction (the default --proof auto)
+#    has --proof unrolled's agree set; check accepts it and rejects it without its root step;
+#  * bad input: any:0, any:1, any:x, any:65 exit 2; post2 and nvfp4 refused; eval refuses;
+#    --proof x, --proof unrolled with --tree any or with --engine exhaustive exit 2.
 # Usage: test_any.sh path/to/mxcert
 . "$(dirname "$0")/lib.sh"
 
@@ -159,6 +162,47 @@ run export "$TMP/k32.json" --as cpp
 contains "mx_e2m1xe2m1_f32_rne_keep_k32_any_pre_post_bitwise" "export cpp name"
 run export "$TMP/k32.json" --as mlir
 contains 'mxcert.tree = "any"' "export mlir tree attribute"
+
+# --- fixed trees proven for every tree (docs/solver.md) -------------------------------------------
+# k = 8 seq: the default (--proof auto) proves the region with the every-tree induction; the
+# same table by the unrolled query only; the check accepts the steps for the one tree and
+# rejects the certificate without its root step.
+run table "${CFG[@]}" --k 8 --tree seq -o "$TMP/fx.json"
+expect_rc 0 "fixed tree, --proof auto"
+contains "induction steps: proven for a class of trees holding this one" "fixed tree summary"
+run table "${CFG[@]}" --k 8 --tree seq --proof unrolled -o "$TMP/fxu.json"
+expect_rc 0 "fixed tree, --proof unrolled"
+py "auto and unrolled: one agree set; steps only in auto" '
+import json, sys
+a = json.load(open("'"$TMP"'/fx.json")); u = json.load(open("'"$TMP"'/fxu.json"))
+assert a["agree"] == u["agree"], (a["agree"], u["agree"])
+assert a["config"]["tree"] == u["config"]["tree"] != "any"
+assert a["proofs"] and all("step" in p and "invariant" in p for p in a["proofs"]), a["proofs"]
+assert sorted(p["step"] for p in a["proofs"]) == ["add", "leaf", "node", "root", "start"]
+assert a["stats"]["induction_regions"] == 1, a["stats"]
+assert not any("step" in p for p in u["proofs"]) and u["stats"]["induction_regions"] == 0
+'
+run check "$TMP/fx.json"
+expect_rc 0 "check fixed tree proven by steps"
+contains "it agrees for every tree of the induction's class, which holds this one" "check report names the steps"
+python3 - "$TMP/fx.json" "$TMP/fx-noroot.json" <<'EOF'
+import json, sys
+c = json.load(open(sys.argv[1]))
+i = next(i for i, p in enumerate(c["proofs"]) if p["step"] == "root")
+del c["proofs"][i]
+c["region_proofs"] = [[j - (j > i) for j in l if j != i] for l in c["region_proofs"]]
+json.dump(c, open(sys.argv[2], "w"))
+EOF
+run check "$TMP/fx-noroot.json"
+expect_rc 1 "fixed tree without its root step"
+contains "without a proof" "missing root step named"
+for bad in "--proof x|--proof: expected auto or unrolled" "--proof unrolled --tree any|an any-order table is proven by the induction only" \
+           "--proof auto --engine exhaustive|--proof: only with --engine solver"; do
+  # shellcheck disable=SC2086
+  run table "${CFG[@]}" --k 8 ${bad%%|*}
+  expect_rc 2 "${bad%%|*}"
+  err_contains "${bad#*|}" "${bad%%|*} message"
+done
 
 # --- bad input ----------------------------------------------------------------------------------
 for t in any:0 any:1 any:x any:65 any: anyx; do
