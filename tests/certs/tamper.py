@@ -100,10 +100,24 @@ def case(name, path, want_rc, want_text, extra=()):
             ROWS.append((name, rc, msg))
 
 
-# Fixtures: the public example (pre/post, e-only, embedded queries), dequant/post (depends on
-# xa and xb), k = 4 pairwise (a tree to tamper with).
+# Fixtures: the public example (pre/post, e-only, embedded queries; the unrolled query, whose
+# one proof per region the region cases below widen), dequant/post (depends on xa and xb),
+# k = 4 pairwise (a tree to tamper with). The tables are proven by the induction's steps by
+# default (`--proof auto`); ppi is one, for the step cases.
 pp = table("pp2", "--a", "e2m1", "--b", "e2m1", "--k", "2", "--tree", "seq", "--lhs", "pre", "--rhs", "post",
-           "--embed-queries")
+           "--embed-queries", "--proof", "unrolled")
+ppi = table("pp2i", "--a", "e2m1", "--b", "e2m1", "--k", "2", "--tree", "seq", "--lhs", "pre", "--rhs", "post")
+case("untouched pp2i (induction steps)", write("pp2i.ok.json", ppi), 0, "")
+d = copy.deepcopy(ppi)
+i = next(i for i, p in enumerate(d["proofs"]) if p.get("step") == "root")
+d["proofs"][i]["step"] = "leaf"
+case("a fixed tree's root step relabelled leaf", write("ti1.json", d), 1, "")
+d = copy.deepcopy(ppi)
+d["proofs"][i]["invariant"]["unit"] = str(int(d["proofs"][i]["invariant"]["unit"]) + 1)
+case("a fixed tree's step with another invariant unit", write("ti2.json", d), 1, "")
+d = copy.deepcopy(ppi)
+del d["proofs"][i]["invariant"]
+case("a fixed tree's step without its invariant", write("ti3.json", d), 2, "'step' and 'invariant'")
 dp = table("dp2", "--a", "e2m1", "--b", "e2m1", "--k", "2", "--tree", "seq", "--lhs", "dequant", "--rhs", "post")
 pw = table("pw4", "--a", "e2m1", "--b", "e2m1", "--k", "4", "--tree", "pairwise", "--lhs", "pre", "--rhs", "post")
 val = table("ppv", "--a", "e2m1", "--b", "e2m1", "--k", "2", "--tree", "seq", "--lhs", "pre", "--rhs", "post",

@@ -329,12 +329,13 @@ grep -q "^mxcert: sweep: 6 table(s): 6 certified (5 already done, skipped), 0 un
 cmp -s "$TMP/local/index.json" "$C/index.json" && ok || fail "the index after resuming differs from the local one"
 check_certificates
 
-# A table that stops at a limit (--max-terms: deterministic) is unknown: its task still exits
+# A table that stops at a limit (--max-terms on the unrolled query: deterministic; the
+# induction's step queries are smaller) is unknown: its task still exits
 # 0 (the shard index records it) and the merge runs, writes the index and exits 3.
 cat >"$TMP/limit.json" <<'JSON'
 {"manifest": "mxcert-sweep", "version": 1, "name": "limit",
  "list": [{"a": "e2m1", "k": 2, "lhs": "dequant", "rhs": "post"},
-          {"a": "e2m1", "k": 4, "lhs": "dequant", "rhs": "post", "max-terms": 1000}]}
+          {"a": "e2m1", "k": 4, "lhs": "dequant", "rhs": "post", "max-terms": 1000, "proof": "unrolled"}]}
 JSON
 L="$TMP/limit"
 submitted "$TMP/limit.json" "$L" --shards 2 --mxcert "$MX"
