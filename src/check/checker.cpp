@@ -293,10 +293,10 @@ void checkProofCoverage(Ctx &x) {
   // (models/induction.h); each such proof then stands for the pairs of its region where its
   // invariant's steps are all proven. Any other proof stands for its region.
   const bool anyOrder = x.c.config.anyOrder != 0;
-  bool stepped = anyOrder;
-  for (const certs::Proof &p : x.c.proofs) stepped = stepped || p.step.has_value();
+  size_t steps = 0;  // proofs that are induction steps
+  for (const certs::Proof &p : x.c.proofs) steps += p.step ? 1 : 0;
   std::vector<CodeSet> byProof;  // per proof, the pairs it proves within its region
-  if (stepped) {
+  {
     std::vector<Invariant> invs;
     for (const certs::Proof &p : x.c.proofs)
       if (p.step && std::find(invs.begin(), invs.end(), *p.invariant) == invs.end()) invs.push_back(*p.invariant);
@@ -328,7 +328,7 @@ void checkProofCoverage(Ctx &x) {
               std::to_string(x.c.config.k()) + " leaves does not have");
   }
   for (size_t i = 0; i < x.c.proofs.size(); ++i) {
-    proofSets.push_back(stepped ? byProof[i] : regionSet(x.c.proofs[i].region));
+    proofSets.push_back(byProof[i]);
     long outside = 0;
     int oa = -1, ob = -1;
     for (int a = 0; a < kNumCodes; ++a)
@@ -375,9 +375,7 @@ void checkProofCoverage(Ctx &x) {
               std::to_string(inductionSteps(x.c.config.k()).size()) +
               " steps of one invariant (so it agrees for every tree), and no proof reaches outside it",
           t0);
-  else if (stepped) {
-    size_t steps = 0;
-    for (const certs::Proof &p : x.c.proofs) steps += p.step ? 1 : 0;
+  else if (steps > 0) {
     x.add("proof coverage", Status::Holds,
           std::to_string(x.c.proofs.size()) + " proof(s) cover exactly the agree set: " + std::to_string(steps) +
               " induction step proof(s) (a pair counts where all " + std::to_string(inductionSteps(x.c.config.k()).size()) +
