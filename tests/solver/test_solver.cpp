@@ -328,18 +328,25 @@ TEST_CASE("no closed form where none is derived", "[solver][bound]") {
 
 TEST_CASE("proof records regenerate to the same query text", "[solver]") {
   PairQuery q = query("e2m1", 8, "pairwise", Placement::Dequant, Placement::Post, Relation::Value);
-  engine::SolverTableOptions opt;
-  opt.keepQueries = true;
-  engine::SolverTableResult r = engine::runSolverTable(q, opt);
-  REQUIRE(r.complete());
-  REQUIRE(!r.proofs.empty());
-  for (const auto &p : r.proofs) {
-    smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, p.region, {}, nullptr, false, {}, {}, {}};
-    std::string text = smt::LiaEncoding(sq).smtlib2();
-    REQUIRE(text == p.smt2);
-    REQUIRE(certs::sha256Hex(text) == p.sha256);
-    // The emitted text is a complete script the solver binaries accept and refute.
-    REQUIRE(smt::solveText("z3", text, 60).verdict == smt::Verdict::Unsat);
+  // Both kinds of record: the induction's steps (the default for a fixed tree, stated for
+  // everyTreeConfig) and the unrolled tree's queries (--proof unrolled).
+  for (bool inductionFirst : {true, false}) {
+    engine::SolverTableOptions opt;
+    opt.keepQueries = true;
+    opt.inductionFirst = inductionFirst;
+    engine::SolverTableResult r = engine::runSolverTable(q, opt);
+    REQUIRE(r.complete());
+    REQUIRE(!r.proofs.empty());
+    for (const auto &p : r.proofs) {
+      REQUIRE(p.step.has_value() == inductionFirst);
+      smt::Query sq{p.step ? everyTreeConfig(q.cfg) : q.cfg, q.lhs, q.rhs, q.rel, p.region, {}, nullptr, false, {},
+                    p.step, p.inv};
+      std::string text = smt::LiaEncoding(sq).smtlib2();
+      REQUIRE(text == p.smt2);
+      REQUIRE(certs::sha256Hex(text) == p.sha256);
+      // The emitted text is a complete script the solver binaries accept and refute.
+      REQUIRE(smt::solveText("z3", text, 60).verdict == smt::Verdict::Unsat);
+    }
   }
 }
 
