@@ -128,11 +128,11 @@ struct SolverTableOptions {
   double witnessTimeout = 5;    ///< per restricted counterexample query
   bool useClosedForm = true;
   bool keepQueries = false;     ///< keep the SMT-LIB2 text in the proof records
-  /// Fixed-tree questions: try each region first with the order-independent induction
-  /// (proveAnyOrder on everyTreeConfig, where anyOrderUnsupported allows it), which proves
-  /// agreement for every tree and so for q's; the unrolled tree's query where no invariant
-  /// carries over (docs/solver.md, "Fixed trees proven for every tree"). False: the unrolled
-  /// query only (`mxcert table --proof unrolled`).
+  /// Fixed-tree questions: try each region first with the induction (proveAnyOrder on
+  /// everyTreeConfig, where anyOrderUnsupported allows it), which proves agreement for a
+  /// class of trees holding q's; the unrolled tree's query where no invariant carries over
+  /// (docs/solver.md, "Fixed trees proven by the induction"). False: the unrolled query only
+  /// (`mxcert table --proof unrolled`).
   bool inductionFirst = true;
   std::function<void(const std::string &)> log;
   /// Called after each query and each witness search with (code pairs decided, 65025): for a
