@@ -311,10 +311,10 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     if (nr.hi >= hi2) b = d.land(b, d.lt(v.N, L(hi2)));
     return b;
   };
-  if (precRange > unsigned(p) && precOK && d.obligations()) {
-    // Only the static bound v.prec says that N has at most p significant bits: an
-    // obligation, per binade m that could hold more than p bits: a finite N there is a
-    // multiple of 2^(m - p + 1).
+  if (precRange > unsigned(p) && precOK && d.obligations() && !d.showPrecision(v.N, unsigned(p))) {
+    // Only the static bound v.prec says that N has at most p significant bits (the
+    // domain's checked analysis cannot show it from N's terms): an obligation, per binade
+    // m that could hold more than p bits: a finite N there is a multiple of 2^(m - p + 1).
     const Bool fin = isFinite(d, v);
     for (unsigned m = std::max<unsigned>(mLo, unsigned(p)); m <= mHi; ++m) {
       const unsigned s = m - unsigned(p) + 1;

@@ -38,6 +38,10 @@
 //   unsigned d.precBound(prec, p)            a static precision bound as used, for a format of
 //                                            p bits (prec; a symbolic domain's test-only
 //                                            fault may change it)
+//   bool d.showPrecision(x, p)               whether the domain's checked analysis shows that x
+//                                            has at most p significant bits (then no precision
+//                                            obligation is needed; the concrete domain says
+//                                            false and checks the obligations themselves)
 //   Interval d.range(x)                      sound bounds on x (exact for concrete values)
 //   unsigned d.tz(x)                         x is a multiple of 2^tz (tz <= 4096 cap for 0)
 //   std::optional<bool> d.known(Bool)        the value when the analysis knows it
@@ -122,6 +126,7 @@ struct ConcreteDomain {
     throw std::logic_error("a case split does not enumerate the value " + x.str());
   }
   unsigned precBound(unsigned prec, unsigned) const { return prec; }
+  bool showPrecision(const Int &, unsigned) const { return false; }
   bool obligations() const { return true; }
   unsigned tz(const Int &x) const { return x.isZero() ? 4096u : x.trailingZeros(); }
   std::optional<bool> known(Bool b) const { return b; }

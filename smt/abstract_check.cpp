@@ -2,6 +2,7 @@
 #include "smt/abstract_check.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -26,6 +27,24 @@ Interval times(const Interval &r, const Integer &c) {
 bool covers(const Interval &claimed, const Interval &sound) { return claimed.lo <= sound.lo && sound.hi <= claimed.hi; }
 
 std::string show(const Interval &r) { return "[" + r.lo.str() + ", " + r.hi.str() + "]"; }
+
+/// An upper bound on the significant bits of every multiple of 2^tz in r: such a value is
+/// u * 2^tz with |u| <= m = floor(max(|lo|, |hi|) / 2^tz), and u has at most as many bits
+/// as m, or j when m = 2^j with j >= 1 (every |u| < 2^j has at most j bits, 2^j has one).
+unsigned bitsOfMultiples(const Interval &r, unsigned tz) {
+  if (r.hi < r.lo || tz >= kZeroTz) return 0;
+  Integer m = r.lo.abs();
+  if (m < r.hi.abs()) m = r.hi.abs();
+  m = floorShift(m, tz);
+  if (m.isZero()) return 0;
+  const unsigned top = m.msb();
+  if (top >= 1 && m == Integer::pow2(top)) return top;
+  return top + 1;
+}
+
+/// Conditions carry down this many levels of if-then-else (the same limit as the store's
+/// analysis, smt/term.cpp: a shallower one would reject its decisions).
+constexpr int kContextLevels = 6;
 
 class Checker {
 public:
@@ -249,6 +268,13 @@ private:
              show(x.range));
       return;
     }
+    case Decision::Kind::Precision: {
+      const unsigned b = bits(d.x, {}, nullptr, 0);
+      if (b > d.j)
+        fail(at + ": taken to have at most " + std::to_string(d.j) + " significant bits, but only " +
+             std::to_string(b) + " follow");
+      return;
+    }
     case Decision::Kind::LocalCopy: {
       const Node &c = N(d.q);
       if (!covers(c.declared, x.declared) || c.tz != 0)
@@ -258,8 +284,113 @@ private:
     }
   }
 
+  /// Node id as a linear form: coefficients by atom, and the constant.
+  std::pair<std::map<uint32_t, Integer>, Integer> form(uint32_t id) const {
+    const Node &n = N(id);
+    std::map<uint32_t, Integer> f;
+    if (n.op == Op::IntConst) return {f, n.c};
+    if (n.op != Op::Lin) {
+      f[id] = Integer(1);
+      return {f, Integer(0)};
+    }
+    for (size_t i = 0; i < n.args.size(); ++i) f[n.args[i]] = f[n.args[i]] + n.coefs[i];
+    return {f, n.c};
+  }
+
+  /// The significant bits that every value of node id can have where the atoms of `where`
+  /// hold (an atom x <= 0 or x == 0, or its negation) and the value lies in `in` (null:
+  /// anywhere): its claimed interval, cut by `in` and by the atoms whose linear form is +-id
+  /// plus a constant, at its claimed granularity; for an if-then-else the larger of its
+  /// branches' (each where the node's value is the branch's: in the same interval, the
+  /// then-branch where the condition's conjuncts hold, the else-branch where the negations
+  /// of its disjuncts hold); for c * y the bits of y (where c * y lies in the interval, for
+  /// c = +-1) plus those of c's odd part (odd parts multiply). The claims it reads are the
+  /// ones node() verified.
+  unsigned bits(uint32_t id, const std::vector<std::pair<uint32_t, bool>> &where, const Interval *in, int level) {
+    const bool plain = where.empty() && in == nullptr;
+    if (plain) {
+      auto m = bits_.find(id);
+      if (m != bits_.end()) return m->second;
+    }
+    const Node &n = N(id);
+    Interval r = n.range;
+    if (in) {
+      if (r.lo < in->lo) r.lo = in->lo;
+      if (in->hi < r.hi) r.hi = in->hi;
+    }
+    if (!where.empty()) {
+      const auto self = form(id);
+      std::map<uint32_t, Integer> opposite;
+      for (const auto &[a, c] : self.first) opposite[a] = -c;
+      for (const auto &[atom, negated] : where) {
+        const auto other = form(N(atom).args[0]);
+        int sign = 0;
+        if (other.first == self.first) sign = 1;
+        else if (other.first == opposite) sign = -1;
+        if (sign == 0) continue;
+        // other = sign * id + k with k = other.c - sign * self.c.
+        const Integer k = sign > 0 ? other.second - self.second : other.second + self.second;
+        Integer lo = r.lo, hi = r.hi;
+        if (N(atom).op == Op::Eq0) {
+          if (negated) continue;
+          lo = hi = sign > 0 ? -k : k;  // sign * id + k == 0
+        } else if (!negated) {
+          if (sign > 0) hi = -k;  // id <= -k
+          else lo = k;            // id >= k
+        } else {
+          if (sign > 0) lo = Integer(1) - k;  // id + k >= 1
+          else hi = k - Integer(1);           // -id + k >= 1
+        }
+        if (r.lo < lo) r.lo = lo;
+        if (hi < r.hi) r.hi = hi;
+      }
+    }
+    unsigned b = r.hi < r.lo ? 0 : bitsOfMultiples(r, n.tz);
+    const bool carry = level < kContextLevels;
+    if (n.op == Op::Ite) {
+      std::vector<std::pair<uint32_t, bool>> thenWhere, elseWhere;
+      if (carry) {
+        thenWhere = where;
+        elseWhere = where;
+        atomsOf(n.args[0], false, thenWhere);
+        atomsOf(n.args[0], true, elseWhere);
+      }
+      auto branch = [&](uint32_t child, const std::vector<std::pair<uint32_t, bool>> &w) {
+        if (carry && !(w.empty() && in == nullptr)) return bits(child, w, &r, level + 1);
+        return bits(child, {}, nullptr, 0);
+      };
+      b = std::min(b, std::max(branch(n.args[1], thenWhere), branch(n.args[2], elseWhere)));
+    } else if (n.op == Op::Lin && n.args.size() == 1 && n.c.isZero()) {
+      const Integer c = n.coefs[0].abs();
+      const unsigned oddBits = floorShift(c, c.trailingZeros()).msb() + 1;
+      unsigned y;
+      if (carry && !plain && c == Integer(1)) {
+        const Interval ry = n.coefs[0].sign() > 0 ? r : Interval{-r.hi, -r.lo};
+        y = bits(n.args[0], where, &ry, level + 1);
+      } else {
+        y = bits(n.args[0], {}, nullptr, 0);
+      }
+      b = std::min(b, y + oddBits);
+    }
+    if (plain) bits_[id] = b;
+    return b;
+  }
+
+  /// Appends the atoms that Boolean node c conjoins (negated: that `not c` conjoins), each
+  /// with whether it is negated.
+  void atomsOf(uint32_t c, bool negated, std::vector<std::pair<uint32_t, bool>> &out) const {
+    const Node &n = N(c);
+    if (n.op == Op::Not) return atomsOf(n.args[0], !negated, out);
+    if ((n.op == Op::And && !negated) || (n.op == Op::Or && negated)) {
+      for (uint32_t a : n.args) atomsOf(a, negated, out);
+      return;
+    }
+    if (n.op == Op::Le0 || n.op == Op::Eq0) out.push_back({c, negated});
+  }
+
   const TermStore &s_;
   size_t limit_;
+  std::unordered_map<uint32_t, unsigned> bits_;  ///< bits() without conditions
   std::vector<std::string> out_;
   std::unordered_map<uint32_t, Interval> refined_;
   std::unordered_map<uint32_t, const Decision *> divOf_, freshOf_;

@@ -8,9 +8,13 @@
 //     value-set arithmetic gives from its children's claimed values (plus the bounds asserted
 //     for variables and refined terms), so by induction over the DAG (children first) every
 //     claim holds on every input;
+//   * every precision decision (a rounded value taken to have at most p significant bits, so
+//     that rounding it again in a normal binade is exact) follows from those claims by its
+//     own significant-bits rules (see Checker::bits);
 //   * every recorded decision (Decision in smt/term.h) follows from those claims: a folded
 //     comparison, a fixed quotient, a division's declared ranges and granularities, an
-//     enumeration that covers its values, a local fact's abstraction and copies.
+//     enumeration that covers its values, a local fact's abstraction and copies, a precision
+//     bound.
 // What it does not cover is what the solver proves: the facts of the query's phases.
 #pragma once
 

@@ -21,6 +21,20 @@ Interval scaleIv(const Interval &r, const Integer &c) {
   return a <= b ? Interval{a, b} : Interval{b, a};
 }
 
+/// The most significant bits of a value in r that is a multiple of 2^tz: it is u * 2^tz
+/// with |u| <= m = max|r| >> tz, so at most bitlength(m) bits, or msb(m) when m = 2^j,
+/// j >= 1 (below 2^j a value has at most j bits, and 2^j itself one).
+unsigned bitsWithin(const Interval &r, unsigned tz) {
+  if (r.lo > r.hi || tz >= kTzZero) return 0;
+  const Integer m = max(r.lo.abs(), r.hi.abs()) >> tz;
+  if (m.isZero()) return 0;
+  const unsigned b = m.msb();
+  return m == Integer::pow2(b) && b >= 1 ? b : b + 1;
+}
+
+/// How many levels of if-then-else carry their conditions down (see TermStore::sigBits).
+constexpr int kSigBitsContextDepth = 6;
+
 void normalizeValues(std::vector<Integer> &v) {
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -45,6 +59,7 @@ const char *toString(FaultInjection::Kind k) {
   case FaultInjection::Kind::DecidedWrong: return "comparison decided the wrong way";
   case FaultInjection::Kind::RuleWithoutSideCondition: return "rewrite rule without its side condition";
   case FaultInjection::Kind::PrecisionTooSmall: return "precision bound too small";
+  case FaultInjection::Kind::PrecisionShownWrong: return "precision bound taken as shown";
   }
   return "?";
 }
@@ -672,6 +687,106 @@ void TermStore::require(TermRef b, FactKind kind) {
   if (factIndex_.count(b.id)) return;
   factIndex_[b.id] = facts_.size();
   facts_.push_back(Fact{b, kind});
+}
+
+unsigned TermStore::sigBits(uint32_t id, const std::vector<std::pair<uint32_t, bool>> &path,
+                            const Interval *within, int depth) {
+  const bool free = path.empty() && within == nullptr;
+  if (free) {
+    auto it = sigBits_.find(id);
+    if (it != sigBits_.end()) return it->second;
+  }
+  const Node &n = nodes_[id];
+  Interval r = n.range;
+  if (within) r = Interval{max(r.lo, within->lo), min(r.hi, within->hi)};
+  // The path's atoms over L = s * id + k (s = 1 or -1: the same linear form up to sign and
+  // constant) bound id: L <= 0, not L <= 0 (L >= 1) and L == 0.
+  if (!path.empty()) {
+    std::vector<std::pair<uint32_t, Integer>> self, minus;
+    Integer kSelf;
+    linearView(TermRef{id}, self, kSelf, Integer(1));
+    for (const auto &[term, coef] : self) minus.push_back({term, -coef});
+    for (const auto &[atom, negated] : path) {
+      const Node &a = nodes_[atom];
+      std::vector<std::pair<uint32_t, Integer>> t;
+      Integer k;
+      linearView(TermRef{a.args[0]}, t, k, Integer(1));
+      const bool pos = t == self;
+      if (!pos && t != minus) continue;
+      // L = id + (k - kSelf) when pos, L = -id + (k + kSelf) otherwise.
+      const Integer c = pos ? k - kSelf : k + kSelf;
+      if (a.op == Op::Eq0) {
+        if (negated) continue;
+        const Integer v = pos ? -c : c;
+        r = Interval{max(r.lo, v), min(r.hi, v)};
+      } else if (!negated) {
+        if (pos) r.hi = min(r.hi, -c);       // id + c <= 0
+        else r.lo = max(r.lo, c);            // -id + c <= 0
+      } else {
+        if (pos) r.lo = max(r.lo, Integer(1) - c);  // id + c >= 1
+        else r.hi = min(r.hi, c - 1);               // -id + c >= 1
+      }
+    }
+  }
+  unsigned b = bitsWithin(r, n.tz);
+  if (r.lo > r.hi) b = 0;  // the path is impossible: no value
+  const bool deeper = depth < kSigBitsContextDepth;
+  if (n.op == Op::Ite) {
+    // Each branch is the node's value where it is taken: it lies in r, under the path and
+    // the condition's conjuncts (then) or the negations of its disjuncts (else).
+    std::vector<std::pair<uint32_t, bool>> thenPath, elsePath;
+    if (deeper) {
+      // The atoms that `cond` (negated: `not cond`) conjoins.
+      auto collect = [&](uint32_t cond, bool negated, std::vector<std::pair<uint32_t, bool>> &out) {
+        std::vector<std::pair<uint32_t, bool>> todo{{cond, negated}};
+        while (!todo.empty()) {
+          const auto [c, neg] = todo.back();
+          todo.pop_back();
+          const Node &cn = nodes_[c];
+          if (cn.op == Op::Not) todo.push_back({cn.args[0], !neg});
+          else if (cn.op == (neg ? Op::Or : Op::And))
+            for (uint32_t x : cn.args) todo.push_back({x, neg});
+          else if (cn.op == Op::Le0 || cn.op == Op::Eq0) out.push_back({c, neg});
+        }
+      };
+      thenPath = path;
+      elsePath = path;
+      collect(n.args[0], false, thenPath);
+      collect(n.args[0], true, elsePath);
+    }
+    auto branch = [&](uint32_t child, const std::vector<std::pair<uint32_t, bool>> &p) {
+      if (!deeper || (p.empty() && within == nullptr)) return sigBits(child, {}, nullptr, 0);
+      return sigBits(child, p, &r, depth + 1);
+    };
+    b = std::min(b, std::max(branch(n.args[1], thenPath), branch(n.args[2], elsePath)));
+  } else if (n.op == Op::Lin && n.args.size() == 1 && n.c.isZero()) {
+    // c * y: the odd part of the product is the product of the odd parts; for c = +-1 the
+    // value's interval carries over to y.
+    const Integer &c = n.coefs[0];
+    const Integer odd = c.abs() >> c.trailingZeros();
+    unsigned by;
+    if (deeper && !(path.empty() && within == nullptr) && c.abs() == Integer(1)) {
+      const Interval ry = c.sign() > 0 ? r : Interval{-r.hi, -r.lo};
+      by = sigBits(n.args[0], path, &ry, depth + 1);
+    } else {
+      by = sigBits(n.args[0], {}, nullptr, 0);
+    }
+    b = std::min(b, by + odd.msb() + 1);
+  }
+  if (free) sigBits_[id] = b;
+  return b;
+}
+
+bool TermStore::showPrecision(TermRef x, unsigned p) {
+  const bool forced = precisionShownWrong_;
+  precisionShownWrong_ = false;
+  if (!forced && sigBits(x.id, {}, nullptr, 0) > p) return false;
+  Decision dec;
+  dec.kind = Decision::Kind::Precision;
+  dec.x = x.id;
+  dec.j = p;
+  decisions_.push_back(std::move(dec));
+  return true;
 }
 
 void TermStore::assumeValues(TermRef x, const std::vector<Integer> &vals) {

@@ -78,6 +78,8 @@ struct FaultInjection {
                                ///< without checking that the other branch is x
     PrecisionTooSmall,         ///< the site-th static precision bound above the format's p
                                ///< claimed to be p (the rounding then taken as exact)
+    PrecisionShownWrong,       ///< the same, and recorded as a precision decision that the
+                               ///< analysis did not show (for the arithmetic checker to catch)
   };
   Kind kind = Kind::None;
   unsigned site = 0;  ///< 0-based index among the sites of that kind
@@ -126,6 +128,8 @@ struct Decision {
     Refine,         ///< the bounds [lo, hi] asserted for x (a relational fact)
     Abstraction,    ///< fresh k with 2^j k standing for node x in a local fact
     LocalCopy,      ///< fresh q copying division variable x in a local fact
+    Precision,      ///< every value of x has at most j significant bits (the significant-bits
+                    ///< rules of smt/abstract_check.h; a rounding then taken as exact)
   };
   Kind kind;
   uint32_t x = 0;
@@ -217,8 +221,25 @@ public:
   /// A static precision bound as the analysis uses it, for a format of p bits: `prec` itself
   /// (a test-only fault may claim p for a bound above p).
   unsigned perturbPrecision(unsigned prec, unsigned p) {
-    return prec > p && faultHere(FaultInjection::Kind::PrecisionTooSmall) ? p : prec;
+    precisionShownWrong_ = false;
+    if (prec <= p) return prec;
+    if (faultHere(FaultInjection::Kind::PrecisionTooSmall)) return p;
+    if (faultHere(FaultInjection::Kind::PrecisionShownWrong)) {
+      precisionShownWrong_ = true;  // the next showPrecision records its decision regardless
+      return p;
+    }
+    return prec;
   }
+  /// Whether the analysis shows that every value of x has at most p significant bits (N is
+  /// 0 or odd * 2^j with odd < 2^p); if so, records it as a decision (Decision::Kind::
+  /// Precision) for the arithmetic checker, which re-derives it with its own rules. The
+  /// rules: a node's checked interval and granularity bound its significant bits; an
+  /// if-then-else has at most the bits of its branches, its then-branch read under the
+  /// comparisons its condition conjoins (x <= c, x == c on the branch itself: a rounding's
+  /// exact arm N < 2^(p + tz)); a single multiple c * y adds the bits of c. A rounding's
+  /// result is an if-then-else of such arms, so a value rounded once needs no per-binade
+  /// precision fact when it is rounded again (post's final scaling; docs/solver.md).
+  bool showPrecision(TermRef x, unsigned p);
   /// The number of interval assertions INV added.
   size_t invariantAssertions() const { return invCount_; }
   /// Asserts a Boolean term (a top-level conjunct of the query).
@@ -304,6 +325,11 @@ private:
   void recordDivision(Decision::Kind kind, TermRef x, unsigned j, TermRef q, TermRef r);
   void analyzeInt(Node &n) const;
   static std::string key(const Node &n);
+  /// The significant-bits bound of node id where the path's atoms hold (an atom and whether
+  /// it is negated: the conditions of the if-then-else branches that select the node) and
+  /// its value lies in `within` (null: anywhere); see showPrecision. Memoized without path.
+  unsigned sigBits(uint32_t id, const std::vector<std::pair<uint32_t, bool>> &path, const Interval *within,
+                   int depth);
 
   std::vector<Node> nodes_;
   const Budget *budget_ = nullptr;  ///< see setBudget
@@ -328,6 +354,8 @@ private:
   TermRef goal_;
   size_t invCount_ = 0;
   FaultInjection fault_;
+  bool precisionShownWrong_ = false;  ///< see FaultInjection::Kind::PrecisionShownWrong
+  std::unordered_map<uint32_t, unsigned> sigBits_;  ///< see sigBits
   unsigned faultCount_ = 0;
   bool obligations_ = false;
   bool goalOnly_ = false;  ///< see setGoalOnly

@@ -64,6 +64,9 @@ public:
   }
   void assumeValues(const Int &x, const std::vector<Integer> &vals) { s_.assumeValues(x.t, vals); }
   unsigned precBound(unsigned prec, unsigned p) { return s_.perturbPrecision(prec, p); }
+  /// With obligations: whether the analysis shows x to have at most p significant bits (a
+  /// decision the arithmetic checker re-derives; TermStore::showPrecision).
+  bool showPrecision(const Int &x, unsigned p) { return s_.obligations() && s_.showPrecision(x.t, p); }
   Interval range(const Int &x) const { return s_.node(x.t).range; }
   unsigned tz(const Int &x) const { return s_.node(x.t).tz; }
   std::optional<bool> known(const Bool &b) const { return s_.node(b.t).known; }

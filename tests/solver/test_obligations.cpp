@@ -106,7 +106,7 @@ TEST_CASE("obligations: faults in the analysis never become a certified proof", 
   std::map<K, std::set<std::string>> effective;  // fault -> configurations where it was caught
   for (const Config &c : configs)
     for (K kind : {K::IntervalTooTight, K::GranularityTooCoarse, K::DecidedWrong, K::PrecisionTooSmall,
-                   K::RuleWithoutSideCondition})
+                   K::PrecisionShownWrong, K::RuleWithoutSideCondition})
       for (unsigned site : c.sites) {
         PairQuery q = c.q;
         q.fault = smt::FaultInjection{kind, site};
@@ -143,7 +143,7 @@ TEST_CASE("obligations: faults in the analysis never become a certified proof", 
   CHECK(caught > 0);
   // Every fault is caught (or its proof rejected) on at least five configurations.
   for (K kind : {K::IntervalTooTight, K::GranularityTooCoarse, K::DecidedWrong, K::PrecisionTooSmall,
-                 K::RuleWithoutSideCondition}) {
+                 K::PrecisionShownWrong, K::RuleWithoutSideCondition}) {
     INFO("fault '" << smt::toString(kind) << "'");
     CHECK(effective[kind].size() >= 5);
   }
