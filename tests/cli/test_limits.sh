@@ -35,8 +35,9 @@ timed() {
 }
 
 BIG=(--format mxfp8 --k 32 --tree pairwise --lhs dequant --rhs post)
-# A table that takes several seconds with either solver.
-SLOW_TABLE=(--a e5m2 --k 32 --tree pairwise --lhs pre --rhs post --relation value)
+# A table that takes several seconds with either solver (about 5 s with cvc5: the unrolled
+# query; the induction proves it in under 3 s).
+SLOW_TABLE=(--a e5m2 --k 32 --tree pairwise --lhs pre --rhs post --relation value --proof unrolled)
 for s in cvc5 z3; do
   timed 30 "prove --timeout 1 ($s)" prove "${BIG[@]}" --guard "e:-254..254" --solver "$s" --timeout 1
   grep -q "has passed\|timeout" "$OUT" && ok || fail "prove ($s): the report does not name the deadline: $(cat "$OUT")"
@@ -72,24 +73,27 @@ for bad in 0 5 abc 1e9x; do
   expect_rc 2 "--max-terms $bad"
 done
 
-# Memory: a solver that runs out (its process dies or reports it) and an allocation of
-# mxcert's own are exit 3 with one line on stderr.
+# Memory: a solver that runs out (its process dies or reports it, or Z3 cannot make its
+# context) and an allocation of mxcert's own are exit 3 with one line on stderr. The limits
+# are virtual memory in KB, shared libraries included (mxcert starts from about 55 MB):
+# 72 MB is too little for the solvers on this check, 60 MB for regenerating its queries,
+# 70 MB for the table (measured on Debian 12 with the README's packages).
 VALUE_TABLE="$TABLES/e5m2xe5m2_f32_rne_keep_k32_pairwise_pre-post_value.json"
 for s in z3 cvc5; do
-  (ulimit -v 150000; "$MX" check "$VALUE_TABLE" --solver "$s" >"$TMP/out" 2>"$TMP/err"); RC=$?
+  (ulimit -v 72000; "$MX" check "$VALUE_TABLE" --solver "$s" >"$TMP/out" 2>"$TMP/err"); RC=$?
   ERR="$TMP/err"
-  expect_rc 3 "check under ulimit -v 150000 ($s)"
+  expect_rc 3 "check under ulimit -v 72000 ($s)"
   [ "$(wc -l <"$ERR")" -eq 1 ] && grep -q "^mxcert: unknown: " "$ERR" && ok ||
     fail "check under ulimit -v ($s): stderr is not one 'unknown' line: $(head -c 400 "$ERR")"
 done
 # Too little memory for mxcert itself to regenerate a query: unknown (exit 3), never a false claim.
-(ulimit -v 100000; "$MX" check "$VALUE_TABLE" >"$TMP/out" 2>"$TMP/err"); RC=$?
+(ulimit -v 60000; "$MX" check "$VALUE_TABLE" >"$TMP/out" 2>"$TMP/err"); RC=$?
 ERR="$TMP/err"
-expect_rc 3 "check under ulimit -v 100000 (query regeneration out of memory)"
-grep -q "^mxcert: unknown: .*out of memory" "$ERR" && ok || fail "check under ulimit -v 100000: $(head -c 300 "$ERR")"
-(ulimit -v 150000; "$MX" table --a e5m2 --k 32 --tree pairwise --lhs pre --rhs post --relation value \
+expect_rc 3 "check under ulimit -v 60000 (query regeneration out of memory)"
+grep -q "^mxcert: unknown: .*out of memory" "$ERR" && ok || fail "check under ulimit -v 60000: $(head -c 300 "$ERR")"
+(ulimit -v 70000; "$MX" table --a e5m2 --k 32 --tree pairwise --lhs pre --rhs post --relation value \
   >"$TMP/out" 2>"$TMP/err"); RC=$?
-expect_rc 3 "table under ulimit -v 150000"
+expect_rc 3 "table under ulimit -v 70000"
 grep -q "terminate called\|internal error" "$TMP/err" && fail "table under ulimit -v: $(head -c 300 "$TMP/err")" || ok
 (ulimit -v 60000; "$MX" prove --a e5m2 --k 32 --tree pairwise --lhs pre --rhs post --relation value \
   --guard "e:-117..92" >"$TMP/out" 2>"$TMP/err"); RC=$?
@@ -143,9 +147,10 @@ for sig in INT TERM; do
   grep -q "^INCOMPLETE\|^certified" "$TMP/out" && ! grep -q "^certified" "$TMP/out" && ok ||
     fail "SIG$sig: stdout: $(tail -n 2 "$TMP/out")"
 done
-"$MX" check "$VALUE_TABLE" >"$TMP/out" 2>"$TMP/err" &
+# (Both solvers, one part after another: about 2 s, so that the signal comes in the middle.)
+"$MX" check "$VALUE_TABLE" --solver both --jobs 1 >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-sleep 1
+sleep 0.5
 kill -INT "$pid"
 wait "$pid"
 RC=$?
