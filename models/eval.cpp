@@ -22,23 +22,33 @@ std::vector<CVal> decodeElements(const ElementFormat &f, const std::vector<unsig
   return out;
 }
 
-std::vector<CVal> evaluatePlacements(const ModelConfig &cfg, const std::vector<Placement> &ps,
-                                     const ConcreteInput &in) {
-  if (in.a.size() != size_t(cfg.k()) || in.b.size() != size_t(cfg.k()))
+DecodedBlock::DecodedBlock(const ModelConfig &cfg, const std::vector<unsigned> &a, const std::vector<unsigned> &b)
+    : cfg_(cfg) {
+  if (a.size() != size_t(cfg.k()) || b.size() != size_t(cfg.k()))
     throw std::invalid_argument("expected " + std::to_string(cfg.k()) + " elements per operand");
-  if (cfg.nvfp4()) {
-    if (in.xa > unsigned(E4m3ScaleCode::kMaxCode) || in.xb > unsigned(E4m3ScaleCode::kMaxCode))
+  in_.a = decodeElements(cfg.a, a);
+  in_.b = decodeElements(cfg.b, b);
+}
+
+CVal DecodedBlock::evaluate(Placement p, unsigned xa, unsigned xb) {
+  if (cfg_.nvfp4()) {
+    if (xa > unsigned(E4m3ScaleCode::kMaxCode) || xb > unsigned(E4m3ScaleCode::kMaxCode))
       throw std::invalid_argument("e4m3 scale code out of range 0..127");
-  } else if (in.xa > 255 || in.xb > 255) {
+  } else if (xa > 255 || xb > 255) {
     throw std::invalid_argument("scale code out of range 0..255");
   }
   ConcreteDomain d;
-  BlockInput<ConcreteDomain> bi{decodeElements(cfg.a, in.a), decodeElements(cfg.b, in.b),
-                                Integer(int64_t(in.xa)), Integer(int64_t(in.xb))};
+  in_.xa = Integer(int64_t(xa));
+  in_.xb = Integer(int64_t(xb));
+  return cfg_.nvfp4() ? evalNvfp4Placement(d, p, cfg_, in_) : evalPlacement(d, p, cfg_, in_);
+}
+
+std::vector<CVal> evaluatePlacements(const ModelConfig &cfg, const std::vector<Placement> &ps,
+                                     const ConcreteInput &in) {
+  DecodedBlock blk(cfg, in.a, in.b);
   std::vector<CVal> out;
   out.reserve(ps.size());
-  for (Placement p : ps)
-    out.push_back(cfg.nvfp4() ? evalNvfp4Placement(d, p, cfg, bi) : evalPlacement(d, p, cfg, bi));
+  for (Placement p : ps) out.push_back(blk.evaluate(p, in.xa, in.xb));
   return out;
 }
 

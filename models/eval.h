@@ -30,6 +30,20 @@ std::vector<CVal> evaluatePlacements(const ModelConfig &cfg, const std::vector<P
 /// Evaluates one placement.
 CVal evaluatePlacement(const ModelConfig &cfg, Placement p, const ConcreteInput &in);
 
+/// One block's elements, decoded once, for evaluating placements at many scale pairs (a
+/// witness replayed on every pair it refutes): evaluate(p, xa, xb) is evaluatePlacement(cfg,
+/// p, {a, b, xa, xb}) (the same code: evaluatePlacements goes through it), without decoding
+/// the elements again. The constructor checks the codes, evaluate the scale codes.
+class DecodedBlock {
+public:
+  DecodedBlock(const ModelConfig &cfg, const std::vector<unsigned> &a, const std::vector<unsigned> &b);
+  CVal evaluate(Placement p, unsigned xa, unsigned xb);
+
+private:
+  ModelConfig cfg_;
+  BlockInput<ConcreteDomain> in_;
+};
+
 /// Whether two concrete results are related (SPEC §6).
 bool isRelated(const CVal &r1, const CVal &r2, Relation rel);
 

@@ -43,6 +43,10 @@ struct CheckOptions {
   std::function<void(const std::string &)> log;  ///< progress lines (may be empty)
   /// Called before each re-proof with (proofs done, proofs): for a progress display.
   std::function<void(long, long)> progress;
+  /// Parts of the check (the witness replay, each proof) run at the same time, each in a
+  /// forked child process (1: all in this process, one after another). The report is the
+  /// same whatever the number.
+  int jobs = 1;
 };
 
 /// The status of one claim.
