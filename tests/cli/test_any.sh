@@ -204,6 +204,28 @@ for bad in "--proof x|--proof: expected auto or unrolled" "--proof unrolled --tr
   err_contains "${bad#*|}" "${bad%%|*} message"
 done
 
+# --- check --jobs: the same report whatever the number of parts side by side ------------------------
+COMMITTED="$(dirname "$0")/../../certs/tables/e5m2xe5m2_f32_rne_keep_k32_any_dequant-post_value.json"
+run check "$COMMITTED" --json --jobs 1
+expect_rc 0 "check --jobs 1"
+cp "$OUT" "$TMP/jobs1.json"
+run check "$COMMITTED" --json --jobs 3
+expect_rc 0 "check --jobs 3"
+py "check --jobs 1 and --jobs 3 report the same claims" "
+import json, re, sys
+a = json.load(open('$TMP/jobs1.json')); b = json.load(open(sys.argv[1]))
+# The details name the solvers' times (N.NNN s): those differ from run to run.
+key = lambda r: [(c['claim'], c['status'], re.sub(r'[0-9.]+ s\\b', 'T s', c['detail'])) for c in r['claims']]
+assert key(a) == key(b), 'claims differ'
+assert len(a['claims']) == 15 and a['verdict'] == 'HOLDS', a['verdict']
+assert (a['evaluations'], a['reproofs']) == (b['evaluations'], b['reproofs'])
+"
+for bad in 0 x -1 1000; do
+  run check "$COMMITTED" --jobs "$bad"
+  expect_rc 2 "check --jobs $bad"
+  err_contains "--jobs" "check --jobs $bad message"
+done
+
 # --- bad input ----------------------------------------------------------------------------------
 for t in any:0 any:1 any:x any:65 any: anyx; do
   run table "${CFG[@]}" --k 8 --tree "$t"
