@@ -45,13 +45,19 @@ RecomputedBound recomputeBoundParams(const ModelConfig &c, Placement lhs, Placem
     out.whyNot = "no closed form for nvfp4 (e4m3 scales are no powers of two)";
     return out;
   }
-  if (c.acc.rounding != Rounding::RNE || c.acc.subnormals != Subnormals::Keep) {
-    out.whyNot = "closed forms are derived for rne with subnormals kept only";
+  if (c.acc.subnormals != Subnormals::Keep) {
+    out.whyNot = "closed forms are derived with subnormals kept only";
     return out;
   }
   const Pair pair = pairOf(lhs, rhs);
   if (pair == Pair::Other) {
     out.whyNot = "no closed form is derived for this placement pair";
+    return out;
+  }
+  // Truncation (docs/bounds.md): pre/post only; V from floor(log2 Dmax).
+  const bool rtz = c.acc.rounding == Rounding::RTZ;
+  if (rtz && pair != Pair::PrePost) {
+    out.whyNot = "closed forms for rtz are derived for pre/post only";
     return out;
   }
   CD d;
@@ -84,11 +90,12 @@ RecomputedBound recomputeBoundParams(const ModelConfig &c, Placement lhs, Placem
   p["g"] = g;
   p["log2_tmax"] = floorLog2(tmax);
   p["log2_M"] = logM;
-  if (!node.back().inf && !node.back().nan) p["ceil_log2_Dmax"] = ceilLog2(node.back());
+  const char *dName = rtz ? "log2_Dmax" : "ceil_log2_Dmax";
+  if (!node.back().inf && !node.back().nan) p[dName] = rtz ? floorLog2(node.back()) : ceilLog2(node.back());
   if (c.k() > 1) {
     p["L"] = q - g;
     p["U"] = long(af.emax) - logM;
-    if (rel == Relation::Value && p.count("ceil_log2_Dmax")) p["V"] = q - 1 - p["ceil_log2_Dmax"];
+    if (rel == Relation::Value && p.count(dName)) p["V"] = q - 1 - p[dName];
   }
   if (pair != Pair::PrePost) {
     p["XA"] = std::min(254L, 127L + long(af.emax) - floorLog2(amax));

@@ -55,7 +55,6 @@ ClosedForm closedForm(const PairQuery &q) {
     return cf;
   };
   if (c.nvfp4()) return no("no closed form for nvfp4: e4m3 scales are no powers of two (docs/semantics.md)");
-  if (c.acc.rounding != Rounding::RNE) return no("closed forms are derived for --round rne only");
   if (c.acc.subnormals != Subnormals::Keep) return no("closed forms are derived for --subnormals keep only");
   Placement p1 = std::min(q.lhs, q.rhs), p2 = std::max(q.lhs, q.rhs);
   const bool prePost = p1 == Placement::Pre && p2 == Placement::Post;
@@ -64,6 +63,12 @@ ClosedForm closedForm(const PairQuery &q) {
   if (!prePost && !dqPost && !dqPre)
     return no(std::string("no closed form for ") + toString(q.lhs) + " vs " + toString(q.rhs) +
               " (derived for pre/post, dequant/post, dequant/pre)");
+  // RTZ: the pre/post derivation carries over (truncation is monotone, odd and scale-invariant
+  // in the normal range, and an overflow saturates exactly where RNE's p-bit values overflow);
+  // dequant's scalings saturate instead of giving inf, so its derivation does not.
+  const bool rtz = c.acc.rounding == Rounding::RTZ;
+  if (rtz && !prePost)
+    return no("closed forms for --round rtz are derived for pre/post only (dequant's scalings saturate: docs/bounds.md)");
 
   CD d;
   const long qAcc = af.quantumExp();
@@ -95,14 +100,28 @@ ClosedForm closedForm(const PairQuery &q) {
   }
   const CVal &Dmax = val.back();
   if (Dmax.inf) return no("the tree overflows " + af.name + " at scale 1");
+  if (rtz && !c.anyOrder) {
+    // RTZ saturates instead of giving inf: the tree must not reach 2^(emax+1) at scale 1. Its
+    // node values are at most RNE's (rtz(x) <= rne(x) for x >= 0, by induction over the
+    // nodes), so an RNE tree that does not overflow is enough. (Every tree: the check that
+    // n tmax is exact above already excludes a saturated node.)
+    AccSpec nearest = c.acc;
+    nearest.rounding = Rounding::RNE;
+    if (evalTreeNodes(d, c.tree, std::vector<CVal>(size_t(c.k()), roundAcc(d, tmax, nearest)), nearest).back().inf)
+      return no("the tree may saturate " + af.name + " at scale 1");
+  }
   int64_t logM = floorLog2(val[0]);
   for (size_t i = 0; i + 1 < val.size(); ++i) logM = std::max(logM, floorLog2(val[i]));
 
   const long L = qAcc - g;
   const long U = af.emax - logM;
-  const long V = qAcc - 1 - ceilLog2(Dmax);
-  cf.params = {{"q", qAcc}, {"g", g}, {"log2_tmax", long(floorLog2(tmax))},
-               {"log2_M", long(logM)}, {"ceil_log2_Dmax", long(ceilLog2(Dmax))}};
+  // Both results are zeros when 2^e Dmax rounds to zero: RNE below 2^(q-1) (ties to even),
+  // RTZ below 2^q.
+  const long V = rtz ? qAcc - 1 - floorLog2(Dmax) : qAcc - 1 - ceilLog2(Dmax);
+  cf.params = {{"q", qAcc}, {"g", g}, {"log2_tmax", long(floorLog2(tmax))}, {"log2_M", long(logM)}};
+  if (rtz) cf.params.push_back({"log2_Dmax", long(floorLog2(Dmax))});
+  else cf.params.push_back({"ceil_log2_Dmax", long(ceilLog2(Dmax))});
+  const std::string vFormula = rtz ? "V = q - 1 - floor(log2 Dmax)" : "V = q - 1 - ceil(log2 Dmax)";
 
   // The pre/post set.
   std::vector<Region> ePart;
@@ -121,7 +140,7 @@ ClosedForm closedForm(const PairQuery &q) {
         ePart.push_back(eRegion(-254, V));
         if (L <= U) ePart.push_back(eRegion(L, U));
       }
-      eFormula = "e in [-254, V] u [L, U], L = q - g, U = emax - floor(log2 M), V = q - 1 - ceil(log2 Dmax)";
+      eFormula = "e in [-254, V] u [L, U], L = q - g, U = emax - floor(log2 M), " + vFormula;
     } else {
       if (L <= U) ePart.push_back(eRegion(L, U));
       eFormula = "e in [L, U], L = q - g, U = emax - floor(log2 M)";

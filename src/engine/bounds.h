@@ -1,7 +1,8 @@
 // src/engine/bounds.h — closed-form predictions of agree sets (derivations: docs/bounds.md).
 //
 // For RNE with subnormals kept, and placement pairs {pre, post}, {dequant, post} and
-// {dequant, pre}, the agree set is predicted from format parameters and the tree's shape:
+// {dequant, pre} (RTZ: {pre, post} only, with V = q - 1 - floor(log2 Dmax)), the agree set
+// is predicted from format parameters and the tree's shape:
 //   q = emin - p + 1 (accumulator quantum), g = qa + qb (product quantum),
 //   tmax = max|a| * max|b|, M = the largest value of any non-root node (or leaf) on
 //   all-maximal inputs, Dmax = the tree's value on all-maximal inputs,
