@@ -1016,7 +1016,24 @@ void runParts(Ctx &x, const std::vector<Part> &parts, int jobs) {
       for (Slot &sl : slots)
         if (sl.fd >= 0) ::kill(sl.pid, SIGKILL);
     }
-    if (pr < 0 && errno != EINTR) break;
+    if (pr < 0 && errno != EINTR) {
+      // poll itself failed: stop the workers; their parts are unknown (no answer).
+      for (Slot &sl : slots)
+        if (sl.fd >= 0) {
+          ::kill(sl.pid, SIGKILL);
+          ::close(sl.fd);
+          sl.fd = -1;
+          int status = 0;
+          while (::waitpid(sl.pid, &status, 0) < 0 && errno == EINTR) {
+          }
+          sl.text.clear();
+          sl.done = true;
+          --running;
+        }
+      for (size_t i = next; i < slots.size(); ++i) slots[order[i]].done = true;
+      next = slots.size();
+      continue;
+    }
     for (size_t j = 0; j < fds.size(); ++j) {
       if (!(fds[j].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       Slot &sl = slots[idx[j]];
