@@ -33,14 +33,15 @@ CVal evaluatePlacement(const ModelConfig &cfg, Placement p, const ConcreteInput 
 /// One block's elements, decoded once, for evaluating placements at many scale pairs (a
 /// witness replayed on every pair it refutes): evaluate(p, xa, xb) is evaluatePlacement(cfg,
 /// p, {a, b, xa, xb}) (the same code: evaluatePlacements goes through it), without decoding
-/// the elements again. The constructor checks the codes, evaluate the scale codes.
+/// the elements again. The constructor checks the codes, evaluate the scale codes. `cfg` is
+/// not copied: it must outlive the block.
 class DecodedBlock {
 public:
   DecodedBlock(const ModelConfig &cfg, const std::vector<unsigned> &a, const std::vector<unsigned> &b);
   CVal evaluate(Placement p, unsigned xa, unsigned xb);
 
 private:
-  ModelConfig cfg_;
+  const ModelConfig &cfg_;
   BlockInput<ConcreteDomain> in_;
 };
 

@@ -24,18 +24,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// Writes all of `s` to `fd` (the child's side); false on failure.
-bool writeAll(int fd, const std::string &s) {
-  size_t done = 0;
-  while (done < s.size()) {
-    ssize_t n = ::write(fd, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += size_t(n);
-  }
-  return true;
-}
-
 /// The answer as text: "V <0|1|2>\nR <reason>\nS <seconds>\n" then "M <name> <value>\n" per
 /// model entry and "E\n" at the end (a missing E means the child died while writing).
 std::string serialize(const CheckResult &r) {
@@ -112,6 +100,17 @@ private:
 };
 
 }  // namespace
+
+bool writeAll(int fd, const std::string &s) {
+  size_t done = 0;
+  while (done < s.size()) {
+    ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += size_t(n);
+  }
+  return true;
+}
 
 CheckResult runIsolated(const std::function<CheckResult()> &work, double timeoutSec) {
   const auto t0 = Clock::now();

@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace mxcert::smt {
 
@@ -28,6 +29,9 @@ std::unique_ptr<Backend> isolate(std::unique_ptr<Backend> inner);
 /// returns its answer, or Unknown when the child is killed at the limit plus the grace period,
 /// dies (then `exhausted` is set) or exits without an answer. The mechanism behind isolate().
 CheckResult runIsolated(const std::function<CheckResult()> &work, double timeoutSec);
+
+/// Writes all of `s` to `fd` (a pipe to the parent, from a forked child); false on failure.
+bool writeAll(int fd, const std::string &s);
 
 /// The grace period (seconds) after a check's limit before the child is killed.
 constexpr double kIsolationGraceSec = 0.25;

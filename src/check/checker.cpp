@@ -10,13 +10,13 @@
 #include "smt/backend.h"
 #include "smt/encoder.h"
 #include "smt/fp_encoder.h"
+#include "smt/isolated.h"
 #include "smt/text_solver.h"
 #include "src/check/closed_form_check.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -239,9 +239,6 @@ void checkWitnesses(Ctx &x) {
     // An any-order certificate's witness is evaluated on its own tree (the reader checked
     // that it has k leaves and respects the fan-in limit).
     const ModelConfig wcfg = cfg.anyOrder ? configWithTree(cfg, Tree::parse(cw.tree, cfg.k())) : cfg;
-    ConcreteInput in;
-    in.a = cw.a;
-    in.b = cw.b;
     std::optional<DecodedBlock> block;
     const CodeSet &s = x.refuted[w];
     const int n = codeSpace(cfg);  // pairs outside it are coverage's failure, not replayed
@@ -265,17 +262,16 @@ void checkWitnesses(Ctx &x) {
           if (memo == 0) f.add(name + " does not refute " + pairStr(a, b) + " (same e as a pair it does not refute)");
           continue;
         }
-        in.xa = unsigned(a);
-        in.xb = unsigned(b);
         if (!block) block.emplace(wcfg, cw.a, cw.b);  // the witness's elements, decoded once
+        const unsigned xa = unsigned(a), xb = unsigned(b);
         std::vector<CVal> r;
         if (eSide >= 0) {
           std::optional<CVal> &same = sideByE[size_t(e + kMaxCode)];
-          if (!same) same = block->evaluate(eSide == 0 ? x.c.lhs : x.c.rhs, in.xa, in.xb);
-          const CVal other = block->evaluate(eSide == 0 ? x.c.rhs : x.c.lhs, in.xa, in.xb);
+          if (!same) same = block->evaluate(eSide == 0 ? x.c.lhs : x.c.rhs, xa, xb);
+          const CVal other = block->evaluate(eSide == 0 ? x.c.rhs : x.c.lhs, xa, xb);
           r = eSide == 0 ? std::vector<CVal>{*same, other} : std::vector<CVal>{other, *same};
         } else {
-          r = {block->evaluate(x.c.lhs, in.xa, in.xb), block->evaluate(x.c.rhs, in.xa, in.xb)};
+          r = {block->evaluate(x.c.lhs, xa, xb), block->evaluate(x.c.rhs, xa, xb)};
         }
         ++x.rep.evaluations;
         const bool differs = !isRelated(r[0], r[1], x.c.relation);
@@ -730,7 +726,8 @@ void checkNvfp4Agree(Ctx &x) {
           t0);
 }
 
-/// All proofs (or the agree regions themselves for tables without stored proofs).
+/// The proofs claim of a certificate without stored proofs (the agree regions themselves, or
+/// why there is nothing to re-prove) and of NVFP4 certificates.
 void checkProofs(Ctx &x) {
   if (x.c.config.nvfp4()) {
     if (x.c.engine != "exhaustive" || !x.c.proofs.empty())
@@ -757,10 +754,7 @@ void checkProofs(Ctx &x) {
     }
     return;
   }
-  for (size_t i = 0; i < x.c.proofs.size(); ++i) {
-    if (x.opt.progress) x.opt.progress(long(i), long(x.c.proofs.size()));
-    checkOneProof(x, "proofs[" + std::to_string(i) + "]", x.c.proofs[i].region, &x.c.proofs[i], backends);
-  }
+  // Stored proofs: checkCertificate runs each as a part of its own (runParts).
 }
 
 /// The recorded closed form: its parameters are those the checker recomputes from the
@@ -959,15 +953,7 @@ void runParts(Ctx &x, const std::vector<Part> &parts, int jobs) {
         CheckReport rep;
         Ctx cx{x.c, opt, rep, x.agree, x.refuted};
         parts[i].run(cx);
-        const std::string text = packReport(rep);
-        size_t done = 0;
-        while (done < text.size()) {
-          const ssize_t n = ::write(fds[1], text.data() + done, text.size() - done);
-          if (n < 0 && errno == EINTR) continue;
-          if (n <= 0) break;
-          done += size_t(n);
-        }
-        rc = done == text.size() ? 0 : 1;
+        rc = smt::writeAll(fds[1], packReport(rep)) ? 0 : 1;
       } catch (...) {
         rc = 1;
       }
