@@ -35,13 +35,26 @@ template <class D> struct Val {
   /// that is already rounded needs no case split when it is rounded again in a normal
   /// binade (e.g. post's D scaled by 2^e).
   unsigned prec = kPrecUnknown;
+  /// A static mark: nonzero when the value is a result of roundAcc for the accumulator with
+  /// this key (accKey). Rounding is idempotent (rnd(rnd(x)) = rnd(x): a rounded value is
+  /// representable, or an infinity, or flushed to zero, and rounds to itself), so roundAcc
+  /// returns such a value unchanged, the same terms (post's final scaling by 2^0).
+  unsigned rounded = 0;
 
   /// Field-wise if-then-else, used by Select.
   static Val ite(D &d, const Bool &c, const Val &a, const Val &b) {
     return Val{d.iteB(c, a.nan, b.nan), d.iteB(c, a.inf, b.inf), d.iteB(c, a.neg, b.neg),
-               d.ite(c, a.N, b.N), d.ite(c, a.X, b.X), std::max(a.prec, b.prec)};
+               d.ite(c, a.N, b.N), d.ite(c, a.X, b.X), std::max(a.prec, b.prec),
+               a.rounded == b.rounded ? a.rounded : 0u};
   }
 };
+
+/// The key of an accumulator specification for Val::rounded (never 0): format, rounding mode
+/// and subnormal mode.
+inline unsigned accKey(const AccSpec &acc) {
+  return 1u + ((unsigned(acc.fmt.p) * 4096u + unsigned(acc.fmt.emax)) * 4u + unsigned(acc.rounding)) * 4u +
+         unsigned(acc.subnormals);
+}
 
 /// The finite value (-1)^neg * N * 2^X.
 template <class D>
@@ -181,7 +194,10 @@ template <class D> Val<D> mulExact(D &d, const Val<D> &a, const Val<D> &b) {
 
 /// The exact value 2^s * v (no rounding; specials unchanged).
 template <class D> Val<D> scaleExact(D &d, const Val<D> &v, const typename D::Int &s) {
-  return Val<D>{v.nan, v.inf, v.neg, v.N, d.add(v.X, s), v.prec};
+  // Scaling by 2^0 keeps the value, and so whether it is rounded.
+  const Interval sr = d.range(s);
+  const unsigned rounded = sr.lo.isZero() && sr.hi.isZero() ? v.rounded : 0u;
+  return Val<D>{v.nan, v.inf, v.neg, v.N, d.add(v.X, s), v.prec, rounded};
 }
 
 /// The exact value +2^s.
@@ -198,7 +214,7 @@ template <class D> Val<D> rebase(D &d, const Val<D> &v, const typename D::Int &b
   } else {
     typename D::Int delta = d.sub(v.X, base);
     if (d.range(delta).lo.sign() < 0) return v;
-    return Val<D>{v.nan, v.inf, v.neg, shlVar(d, v.N, delta), base, v.prec};
+    return Val<D>{v.nan, v.inf, v.neg, shlVar(d, v.N, delta), base, v.prec, v.rounded};
   }
 }
 
@@ -253,11 +269,15 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   // the special's flags and sign back: so the magnitude of the result does not depend on the
   // NaN/inf flags, and the flags do not depend on the magnitude's case split.
   if (auto special = d.known(d.lor(v.nan, v.inf)); special && *special) return v;
+  // Rounding is idempotent: a value this accumulator already rounded is its own rounding.
+  const unsigned key = accKey(acc);
+  if (v.rounded == key) return v;
   // Whether an arm that overflows to an infinity was generated (RNE only).
   bool mayOverflowToInf = false;
   const Bool neg = v.neg;
   auto finish = [&](Val<D> r) {
     r = rounded(std::move(r));
+    r.rounded = key;
     r.nan = v.nan;  // rounding neither creates nor removes a NaN
     r.inf = mayOverflowToInf ? d.lor(v.inf, r.inf) : v.inf;
     r.neg = neg;    // every arm keeps the sign (a zero too)

@@ -56,7 +56,10 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
     return;
   }
   SInt xa{store_.intVar("xa", r.xa.lo, r.xa.hi)};
-  SInt e{store_.intVar("e", eLo, eHi)};
+  // A region of one e value states e as that constant: pre's exact scaling by 2^e and post's
+  // final one then fold where e = 0 (X + 0 is X), so that the two placements build the same
+  // terms wherever they compute the same thing.
+  SInt e{eLo == eHi ? store_.intConst(int64_t(eLo)) : store_.intVar("e", eLo, eHi)};
   SInt sa = d.sub(xa, d.lit(127));
   SInt sb = d.sub(e, sa);
   // xb = e - xa + 254 must lie in the region's xb range.
@@ -136,7 +139,10 @@ ConcreteInput LiaEncoding::inputFromModel(const std::map<std::string, Integer> &
     in.a.push_back(free ? unsigned(m.at("a" + std::to_string(i)).toInt64()) : q_.fixed[size_t(i)]->first);
     in.b.push_back(free ? unsigned(m.at("b" + std::to_string(i)).toInt64()) : q_.fixed[size_t(i)]->second);
   }
-  const int64_t xa = m.at("xa").toInt64(), e = m.at("e").toInt64();
+  const int64_t xa = m.at("xa").toInt64();
+  const auto ei = m.find("e");  // absent when the region has one e value (a constant)
+  const int64_t e = ei != m.end() ? ei->second.toInt64()
+                                  : int64_t(std::max(q_.region.e.lo, q_.region.xa.lo + q_.region.xb.lo - 254));
   in.xa = unsigned(xa);
   in.xb = unsigned(e - xa + 254);
   return in;
