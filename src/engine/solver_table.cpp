@@ -6,10 +6,12 @@
 #include "certs/sha256.h"
 #include "smt/encoder.h"
 #include "src/engine/bounds.h"
+#include "src/engine/exhaustive.h"
 #include "src/engine/groups.h"
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -139,6 +141,65 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(co
       p.second[size_t(i)] = x.bmax;
     }
     out.push_back(p);
+  }
+  // Products of every magnitude: for each binade of the exact products, its largest and its
+  // smallest product P, (1) alone, (2) as P and -P (post's sum cancels to 0 while pre's scaled
+  // P overflows: NaN), and (3) P in every leaf of the largest non-root subtree against -P in
+  // the others (the subtree's scaled sum overflows in pre while post's cancels). Where the
+  // largest product overflows the accumulator (f16: e4m3 and e5m2 products), the thresholds
+  // in e lie at the products that still fit, which the maximal patterns above do not reach;
+  // without a closed form these patterns refute most lines before any solver query.
+  {
+    ConcreteDomain d;
+    std::map<int64_t, std::pair<std::pair<Integer, std::pair<unsigned, unsigned>>,
+                                std::pair<Integer, std::pair<unsigned, unsigned>>>> binades;  // lo, hi
+    for (unsigned ca = 1; ca < c.a.numCodes() / 2; ++ca)
+      for (unsigned cb = 1; cb < c.b.numCodes() / 2; ++cb) {
+        CVal a = decodeElement(d, c.a, Integer(int64_t(ca))), b = decodeElement(d, c.b, Integer(int64_t(cb)));
+        if (a.nan || a.inf || b.nan || b.inf) continue;
+        CVal t = canonical(mulExact(d, a, b));
+        if (t.N.isZero()) continue;
+        // Magnitudes compared in units of the smallest product quantum 2^qab.
+        const int64_t shift = t.X.toInt64() - int64_t(c.a.quantumExp() + c.b.quantumExp());
+        if (shift < 0) continue;
+        const Integer mag = t.N << unsigned(shift);
+        const int64_t bin = int64_t(t.N.msb()) + t.X.toInt64();
+        auto it = binades.find(bin);
+        if (it == binades.end()) {
+          binades[bin] = {{mag, {ca, cb}}, {mag, {ca, cb}}};
+          continue;
+        }
+        if (mag < it->second.first.first) it->second.first = {mag, {ca, cb}};
+        if (it->second.second.first < mag) it->second.second = {mag, {ca, cb}};
+      }
+    std::vector<bool> inBig(size_t(k), false);
+    if (big >= 0) {
+      const auto lu = leavesUnder(c.tree);
+      for (int l : lu[size_t(big)]) inBig[size_t(l)] = true;
+    }
+    for (const auto &[bin, lohi] : binades)
+      for (const auto &[mag, codes] : {lohi.first, lohi.second}) {
+        (void)mag;
+        const auto [ca, cb] = codes;
+        auto one = blank();
+        one.first[0] = ca;
+        one.second[0] = cb;
+        out.push_back(one);
+        if (k >= 2) {
+          auto pm = one;
+          pm.first[1] = ca | x.aSign;
+          pm.second[1] = cb;
+          out.push_back(pm);
+        }
+        if (big >= 0) {
+          auto sub = blank();
+          for (int i = 0; i < k; ++i) {
+            sub.first[size_t(i)] = inBig[size_t(i)] ? ca : (ca | x.aSign);
+            sub.second[size_t(i)] = cb;
+          }
+          out.push_back(sub);
+        }
+      }
   }
   return out;
 }
@@ -645,7 +706,8 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     for (size_t gi = 0; gi < cg.groups.size() && int(res.witnesses.size()) == before; ++gi) {
       const auto &g = cg.groups[gi];
       auto [rxa, rxb] = g.pairs.front();
-      if (groupWitness[gi] >= 0 || (res.stats.usedClosedForm && C.get(rxa, rxb))) continue;
+      if (groupWitness[gi] >= 0 || ((res.stats.usedClosedForm || res.stats.usedExhaustiveSeed) && C.get(rxa, rxb)))
+        continue;
       if (witnessDisagrees(q, w, rxa, rxb)) {
         w.xa = rxa;
         w.xb = rxb;
@@ -654,6 +716,44 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     }
   }
   log("structured witnesses: " + std::to_string(res.witnesses.size()));
+  // No closed form and a small block: the exhaustive engine (no solver) is the fastest way to
+  // find the agree set there, and its witnesses. It runs once, on the pairs no witness refutes
+  // yet, when the first region needs an unrolled query (the structured inputs and the
+  // induction were not enough). Its set is only a prediction and each of its witnesses is
+  // confirmed by the reference evaluator like any other: every region is still proven by the
+  // solver. Given up (no prediction) when it would take longer than exhaustiveSeedSeconds or
+  // exceed its state budget.
+  bool seedTried = false;
+  auto seed = [&]() {
+    seedTried = true;
+    if (anyOrder || opt.exhaustiveSeedSeconds <= 0 || q.cfg.k() > opt.exhaustiveSeedMaxK) return false;
+    struct OutOfTime {};
+    const auto s0 = std::chrono::steady_clock::now();
+    ExhaustiveOptions xo;
+    xo.maxStates = 2'000'000;
+    xo.onlyPairs = [&](int xa, int xb) { return res.witnessOf[pairIdx(xa, xb)] < 0 && !P.get(xa, xb); };
+    xo.progress = [&](long, long) {
+      if (since(s0) > opt.exhaustiveSeedSeconds) throw OutOfTime{};
+    };
+    try {
+      ExhaustiveResult x = runExhaustive(q, xo);
+      // Pairs refuted or proven before were not evaluated: proven ones stay in C.
+      C = x.agree;
+      for (int a = 0; a < kNumCodes; ++a)
+        for (int b = 0; b < kNumCodes; ++b)
+          if (P.get(a, b)) C.set(a, b);
+      for (const Witness &w : x.witnesses) addWitness(w, true);
+      res.stats.usedExhaustiveSeed = true;
+      log("exhaustive prediction: " + std::to_string(x.agree.count()) + " agreeing pairs, " +
+          std::to_string(x.witnesses.size()) + " witnesses (" + std::to_string(since(s0)) + " s)");
+      return true;
+    } catch (const OutOfTime &) {
+      log("no exhaustive prediction: over " + std::to_string(opt.exhaustiveSeedSeconds) + " s");
+    } catch (const ResourceLimit &) {
+      log("no exhaustive prediction: over its state budget or past the deadline");
+    }
+    return false;
+  };
 
   // Phase A proves the candidate set region by region; phase B finds a witness for every
   // excluded group, or shows that the group agrees after all (it then rejoins the candidate
@@ -701,6 +801,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
           continue;
         }
       }
+      if (!seedTried && seed()) continue;
       Guard g = Guard::fromSet(todo);
       std::vector<Region> stack{g.regions.front()};
       bool changed = false;
@@ -787,7 +888,20 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         }
       }
     }
-    // Phase B.
+    // Phase B. At small k the exhaustive engine finds the witnesses of every excluded group
+    // at once, where each would otherwise cost counterexample queries (if it has not run yet:
+    // a closed form, or no unrolled query so far).
+    if (!seedTried) {
+      bool pending = false;
+      for (size_t gi = 0; gi < cg.groups.size() && !pending; ++gi) {
+        auto [rxa, rxb] = cg.groups[gi].pairs.front();
+        pending = groupWitness[gi] < 0 && !C.get(rxa, rxb) && !groupUnknown[gi];
+      }
+      if (pending && seed()) {
+        again = true;
+        continue;
+      }
+    }
     for (size_t gi = 0; gi < cg.groups.size(); ++gi) {
       const auto &g = cg.groups[gi];
       auto [rxa, rxb] = g.pairs.front();

@@ -134,6 +134,11 @@ struct SolverTableOptions {
   /// (docs/solver.md, "Fixed trees proven by the induction"). False: the unrolled query only
   /// (`mxcert table --proof unrolled`).
   bool inductionFirst = true;
+  /// Without a closed form, at k <= exhaustiveSeedMaxK: the exhaustive engine's agree set as
+  /// the prediction and its witnesses (each confirmed by the reference evaluator), when it
+  /// finishes within exhaustiveSeedSeconds (0: never). The solver still proves every region.
+  double exhaustiveSeedSeconds = 60;
+  int exhaustiveSeedMaxK = 4;
   std::function<void(const std::string &)> log;
   /// Called after each query and each witness search with (code pairs decided, 65025): for a
   /// progress display (may be empty).
@@ -147,6 +152,7 @@ struct SolverTableStats {
   size_t inductionRegions = 0;      ///< fixed tree: regions proven for every tree (inductionFirst)
   size_t inductionFailures = 0;     ///< fixed tree: regions where no invariant carried over
   bool usedClosedForm = false;
+  bool usedExhaustiveSeed = false;  ///< the exhaustive engine's set was the prediction
   double seconds = 0, solverSeconds = 0;
 };
 

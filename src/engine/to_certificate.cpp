@@ -64,6 +64,7 @@ certs::Certificate certificateOf(const PairQuery &q, const SolverTableResult &r)
              {"structured_witnesses", r.stats.patternWitnesses},
              {"closed_form_used", r.stats.usedClosedForm},
              {"closed_form_mismatches", r.stats.predictionMismatches}};
+  if (r.stats.usedExhaustiveSeed) c.stats["exhaustive_prediction_used"] = true;
   if (!q.cfg.anyOrder) {
     // Fixed tree: regions proven by the every-tree induction, and those where it failed.
     c.stats["induction_regions"] = r.stats.inductionRegions;

@@ -173,6 +173,21 @@ TEST_CASE("solver = exhaustive: other formats and accumulators at k = 2", "[solv
         compareWithExhaustive(query("e2m1", 2, "seq", kPairs[pi][0], kPairs[pi][1], rel, acc));
 }
 
+TEST_CASE("solver = exhaustive: f16 where the largest product overflows (e4m3, e4m3 x e2m1, e5m2 x e2m1, k = 2)",
+          "[solver][exhaustive]") {
+  // No closed form (the largest e4m3 product, 448^2, overflows f16): the candidate set is every
+  // pair, and the per-binade structured inputs refute all but the agreeing lines (docs/solver.md,
+  // "The table engine"); at e = 0 pre and post fold to the same terms.
+  compareWithExhaustive(query("e4m3", 2, "seq", Placement::Pre, Placement::Post, Relation::Bitwise, "f16"));
+  auto mixed = [](const char *a, Relation rel) {
+    PairQuery q = query(a, 2, "seq", Placement::Pre, Placement::Post, rel, "f16");
+    q.cfg.b = *findElementFormat("e2m1");
+    return q;
+  };
+  compareWithExhaustive(mixed("e4m3", Relation::Value));
+  compareWithExhaustive(mixed("e5m2", Relation::Bitwise));
+}
+
 TEST_CASE("solver = exhaustive: flush-to-zero at e2m1 k = 2 and 3 and e3m2 k = 2", "[solver][exhaustive][ftz]") {
   // --subnormals ftz (the flush tests of the encoding are cases keep mode never generates):
   // every placement pair and both relations at k = 2; the two pairs the MLIR pass and the
