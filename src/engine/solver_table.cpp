@@ -706,8 +706,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     for (size_t gi = 0; gi < cg.groups.size() && int(res.witnesses.size()) == before; ++gi) {
       const auto &g = cg.groups[gi];
       auto [rxa, rxb] = g.pairs.front();
-      if (groupWitness[gi] >= 0 || ((res.stats.usedClosedForm || res.stats.usedExhaustiveSeed) && C.get(rxa, rxb)))
-        continue;
+      if (groupWitness[gi] >= 0 || (res.stats.usedClosedForm && C.get(rxa, rxb))) continue;
       if (witnessDisagrees(q, w, rxa, rxb)) {
         w.xa = rxa;
         w.xb = rxb;
