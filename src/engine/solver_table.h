@@ -136,8 +136,9 @@ struct SolverTableOptions {
   bool inductionFirst = true;
   /// Without a closed form, at k <= exhaustiveSeedMaxK: the exhaustive engine's agree set as
   /// the prediction and its witnesses (each confirmed by the reference evaluator), when it
-  /// finishes within exhaustiveSeedSeconds (0: never). The solver still proves every region.
-  double exhaustiveSeedSeconds = 60;
+  /// finishes within exhaustiveSeedSeconds (0: never) and its a priori size (about P^(k-1)
+  /// states for P distinct products) is at most 2e5. The solver still proves every region.
+  double exhaustiveSeedSeconds = 20;
   int exhaustiveSeedMaxK = 4;
   std::function<void(const std::string &)> log;
   /// Called after each query and each witness search with (code pairs decided, 65025): for a
