@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -61,6 +62,23 @@ int largestNonRoot(const Tree &t) {
   for (size_t i = 0; i + 1 < t.nodes().size(); ++i)
     if (t.nodes()[i].leaf < 0 && (best < 0 || lu[i].size() > lu[size_t(best)].size())) best = int(i);
   return best;
+}
+
+/// One (a, b) code pair per distinct positive finite product a * b (canonical, the first pair
+/// in code order), stopping once more than `cap` are found.
+std::vector<std::pair<CVal, std::pair<unsigned, unsigned>>> distinctProducts(const ModelConfig &c, size_t cap) {
+  ConcreteDomain d;
+  std::vector<std::pair<CVal, std::pair<unsigned, unsigned>>> prods;
+  std::set<std::pair<std::string, int64_t>> seen;  // canonical (N, X)
+  for (unsigned ca = 1; ca < c.a.numCodes() / 2 && prods.size() <= cap; ++ca)
+    for (unsigned cb = 1; cb < c.b.numCodes() / 2; ++cb) {
+      CVal a = decodeElement(d, c.a, Integer(int64_t(ca))), b = decodeElement(d, c.b, Integer(int64_t(cb)));
+      if (a.nan || a.inf || b.nan || b.inf) continue;
+      CVal t = canonical(mulExact(d, a, b));
+      if (seen.insert({t.N.str(), t.X.toInt64()}).second) prods.push_back({t, {ca, cb}});
+      if (prods.size() > cap) break;
+    }
+  return prods;
 }
 
 /// Structured candidate inputs (docs/solver.md): extreme products in a few leaves, the
@@ -151,28 +169,23 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(co
   // in e lie at the products that still fit, which the maximal patterns above do not reach;
   // without a closed form these patterns refute most lines before any solver query.
   {
-    ConcreteDomain d;
     std::map<int64_t, std::pair<std::pair<Integer, std::pair<unsigned, unsigned>>,
                                 std::pair<Integer, std::pair<unsigned, unsigned>>>> binades;  // lo, hi
-    for (unsigned ca = 1; ca < c.a.numCodes() / 2; ++ca)
-      for (unsigned cb = 1; cb < c.b.numCodes() / 2; ++cb) {
-        CVal a = decodeElement(d, c.a, Integer(int64_t(ca))), b = decodeElement(d, c.b, Integer(int64_t(cb)));
-        if (a.nan || a.inf || b.nan || b.inf) continue;
-        CVal t = canonical(mulExact(d, a, b));
-        if (t.N.isZero()) continue;
-        // Magnitudes compared in units of the smallest product quantum 2^qab.
-        const int64_t shift = t.X.toInt64() - int64_t(c.a.quantumExp() + c.b.quantumExp());
-        if (shift < 0) continue;
-        const Integer mag = t.N << unsigned(shift);
-        const int64_t bin = int64_t(t.N.msb()) + t.X.toInt64();
-        auto it = binades.find(bin);
-        if (it == binades.end()) {
-          binades[bin] = {{mag, {ca, cb}}, {mag, {ca, cb}}};
-          continue;
-        }
-        if (mag < it->second.first.first) it->second.first = {mag, {ca, cb}};
-        if (it->second.second.first < mag) it->second.second = {mag, {ca, cb}};
+    for (const auto &[t, codes] : distinctProducts(c, std::numeric_limits<size_t>::max())) {
+      if (t.N.isZero()) continue;
+      // Magnitudes compared in units of the smallest product quantum 2^qab.
+      const int64_t shift = t.X.toInt64() - int64_t(c.a.quantumExp() + c.b.quantumExp());
+      if (shift < 0) continue;
+      const Integer mag = t.N << unsigned(shift);
+      const int64_t bin = int64_t(t.N.msb()) + t.X.toInt64();
+      auto it = binades.find(bin);
+      if (it == binades.end()) {
+        binades[bin] = {{mag, codes}, {mag, codes}};
+        continue;
       }
+      if (mag < it->second.first.first) it->second.first = {mag, codes};
+      if (it->second.second.first < mag) it->second.second = {mag, codes};
+    }
     std::vector<bool> inBig(size_t(k), false);
     if (big >= 0) {
       const auto lu = leavesUnder(c.tree);
@@ -258,17 +271,7 @@ std::optional<Witness> copiesSearch(const PairQuery &q, const Region &r) {
       }
   if (xa < 0) return std::nullopt;
   const Integer e(int64_t(xa + xb - 254));
-  // One (a, b) code pair per distinct positive finite product (the first in code order).
-  std::vector<std::pair<CVal, std::pair<unsigned, unsigned>>> prods;
-  std::set<std::pair<std::string, int64_t>> seen;  // canonical (N, X)
-  for (unsigned ca = 1; ca < q.cfg.a.numCodes() / 2 && prods.size() <= 4096; ++ca)
-    for (unsigned cb = 1; cb < q.cfg.b.numCodes() / 2; ++cb) {
-      CVal a = decodeElement(d, q.cfg.a, Integer(int64_t(ca))), b = decodeElement(d, q.cfg.b, Integer(int64_t(cb)));
-      if (a.nan || a.inf || b.nan || b.inf) continue;
-      CVal t = canonical(mulExact(d, a, b));
-      if (seen.insert({t.N.str(), t.X.toInt64()}).second) prods.push_back({t, {ca, cb}});
-      if (prods.size() > 4096) break;
-    }
+  const auto prods = distinctProducts(q.cfg, 4096);
   for (auto &[t, codes] : prods)
     for (int n = 2; n <= k; ++n) {
       // Screen: n * rnd(2^e t) versus rnd(2^e n t).
@@ -731,17 +734,9 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     // products; beyond a few hundred thousand the engine would spend its whole budget (e4m3 at k = 3)
     // on what the solver decides in seconds, so it is not started.
     {
-      ConcreteDomain d;
-      std::set<std::pair<std::string, int64_t>> prods;
-      for (unsigned ca = 1; ca < q.cfg.a.numCodes() / 2; ++ca)
-        for (unsigned cb = 1; cb < q.cfg.b.numCodes() / 2; ++cb) {
-          CVal a = decodeElement(d, q.cfg.a, Integer(int64_t(ca))), b = decodeElement(d, q.cfg.b, Integer(int64_t(cb)));
-          if (a.nan || a.inf || b.nan || b.inf) continue;
-          CVal t = canonical(mulExact(d, a, b));
-          prods.insert({t.N.str(), t.X.toInt64()});
-        }
-      if (std::pow(double(prods.size()), double(q.cfg.k() - 1)) > 2e5) {
-        log("no exhaustive prediction: about " + std::to_string(prods.size()) + "^" + std::to_string(q.cfg.k() - 1) +
+      const size_t prods = distinctProducts(q.cfg, 4096).size();
+      if (std::pow(double(prods), double(q.cfg.k() - 1)) > 2e5) {
+        log("no exhaustive prediction: about " + std::to_string(prods) + "^" + std::to_string(q.cfg.k() - 1) +
             " states");
         return false;
       }
