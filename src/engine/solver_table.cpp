@@ -731,12 +731,15 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     seedTried = true;
     if (anyOrder || opt.exhaustiveSeedSeconds <= 0 || q.cfg.k() > opt.exhaustiveSeedMaxK) return false;
     // A priori size: the layered states grow about like P^(k-1) for P distinct positive
-    // products; beyond a few hundred thousand the engine would spend its whole budget (e4m3 at k = 3)
-    // on what the solver decides in seconds, so it is not started.
+    // products over a binary tree, and like P^k where a node adds more than two children
+    // exactly (fused); beyond a few hundred thousand the engine would spend its whole budget
+    // (e4m3 at k = 3, e2m3 fused at k = 3) on what the solver decides in seconds, so it is not
+    // started.
     {
       const size_t prods = distinctProducts(q.cfg, 4096).size();
-      if (std::pow(double(prods), double(q.cfg.k() - 1)) > 2e5) {
-        log("no exhaustive prediction: about " + std::to_string(prods) + "^" + std::to_string(q.cfg.k() - 1) +
+      const int expo = q.cfg.tree.isBinary() ? q.cfg.k() - 1 : q.cfg.k();
+      if (std::pow(double(prods), double(expo)) > 2e5) {
+        log("no exhaustive prediction: about " + std::to_string(prods) + "^" + std::to_string(expo) +
             " states");
         return false;
       }
@@ -815,7 +818,8 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
           continue;
         }
       }
-      if (!seedTried && seed()) continue;
+      // With a closed form the prediction is already there: the unrolled query proves it.
+      if (!seedTried && !res.stats.usedClosedForm && seed()) continue;
       Guard g = Guard::fromSet(todo);
       std::vector<Region> stack{g.regions.front()};
       bool changed = false;
