@@ -6,6 +6,7 @@
 #   P/lib/cmake/mxcert/       mxcertConfig.cmake: find_package(mxcert) -> mxcert::models, mxcert::certs
 #   P/lib/pkgconfig/mxcert.pc pkg-config --cflags --libs mxcert
 #   P/share/mxcert/tables/    the committed certified tables (mxcert-opt's and the plugin's default tables-dir)
+#   P/share/mxcert/grown/     the committed grown set and its index.json (searched after the tables by default)
 #   P/share/mxcert/certificate.schema.json
 #   P/share/doc/mxcert/       README.md and docs/ (all of it: *.md and any images)
 #   P/share/bash-completion/completions/mxcert
@@ -38,6 +39,9 @@ install(FILES ${PROJECT_BINARY_DIR}/mxcert.pc DESTINATION ${CMAKE_INSTALL_LIBDIR
 # CONFIGURE_DEPENDS: a table added to certs/tables/ is installed without re-running cmake by hand.
 file(GLOB _mxcert_tables CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/certs/tables/*.json)
 install(FILES ${_mxcert_tables} ${PROJECT_SOURCE_DIR}/certs/tables/README.md DESTINATION ${MXCERT_INSTALL_TABLESDIR})
+# The grown set with its index (file names in the index are relative to it).
+file(GLOB _mxcert_grown CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/certs/grown/*.json)
+install(FILES ${_mxcert_grown} DESTINATION ${MXCERT_INSTALL_GROWNDIR})
 install(FILES certs/certificate.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/mxcert)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES scripts/completion/mxcert.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions

@@ -20,6 +20,9 @@
 #ifndef MXCERT_INSTALL_TABLESDIR
 #define MXCERT_INSTALL_TABLESDIR "share/mxcert/tables"
 #endif
+#ifndef MXCERT_INSTALL_GROWNDIR
+#define MXCERT_INSTALL_GROWNDIR "share/mxcert/grown"
+#endif
 
 namespace mxcert::mlir_pass {
 
@@ -79,12 +82,19 @@ std::string toolsDir(const CodeFile &f) {
   return dir.str().str();
 }
 
-std::string installedTablesDir(const CodeFile &f) {
+namespace {
+/// <prefix>/REL for an installed `f` when that directory exists, else "".
+std::string installedDir(const CodeFile &f, const char *rel) {
   std::string prefix = installPrefix(f);
   if (prefix.empty()) return "";
   llvm::SmallString<256> dir(prefix);
-  llvm::sys::path::append(dir, MXCERT_INSTALL_TABLESDIR);
+  llvm::sys::path::append(dir, rel);
   return llvm::sys::fs::is_directory(dir) ? dir.str().str() : "";
 }
+}  // namespace
+
+std::string installedTablesDir(const CodeFile &f) { return installedDir(f, MXCERT_INSTALL_TABLESDIR); }
+
+std::string installedGrownDir(const CodeFile &f) { return installedDir(f, MXCERT_INSTALL_GROWNDIR); }
 
 }  // namespace mxcert::mlir_pass

@@ -36,4 +36,8 @@ std::string toolsDir(const CodeFile &f);
 /// installed and that directory exists; else "".
 std::string installedTablesDir(const CodeFile &f);
 
+/// The installed grown set of `f`, <prefix>/<datadir>/mxcert/grown (certs/grown with its
+/// index.json), when `f` is installed and that directory exists; else "".
+std::string installedGrownDir(const CodeFile &f);
+
 }  // namespace mxcert::mlir_pass

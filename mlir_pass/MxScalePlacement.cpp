@@ -49,6 +49,9 @@
 #ifndef MXCERT_TABLES_DIR
 #define MXCERT_TABLES_DIR "certs/tables"
 #endif
+#ifndef MXCERT_GROWN_DIR
+#define MXCERT_GROWN_DIR "certs/grown"
+#endif
 
 using namespace mlir;
 
@@ -155,6 +158,14 @@ std::string defaultTablesDir() {
   return MXCERT_TABLES_DIR;
 }
 
+std::string defaultGrownDir() {
+  // Installed: <prefix>/share/mxcert/grown; the build tree: the source tree's certs/grown.
+  // Only beside the default tables: an installed pass never reads the source tree.
+  if (!installedTablesDir(codeFile()).empty()) return installedGrownDir(codeFile());
+  std::error_code ec;
+  return std::filesystem::is_directory(MXCERT_GROWN_DIR, ec) ? MXCERT_GROWN_DIR : "";
+}
+
 //===----------------------------------------------------------------------===//
 // Guard tables
 //===----------------------------------------------------------------------===//
@@ -234,6 +245,16 @@ std::unique_ptr<GuardTableSource> GuardTableSource::fromDirectory(const std::str
   std::unique_ptr<GuardTableSource> s(new GuardTableSource(trust));
   s->sources_.push_back(Source{std::nullopt, dir, ""});
   return s;
+}
+
+bool GuardTableSource::appendIndex(const std::string &dir, std::string &error) {
+  try {
+    sources_.push_back(Source{certs::readSweepIndex(dir), "", ""});
+    return true;
+  } catch (const std::exception &e) {  // certs::SchemaError, and anything else the reader throws
+    error = "'" + dir + "': " + e.what();
+    return false;
+  }
 }
 
 std::unique_ptr<GuardTableSource> GuardTableSource::fromList(const std::vector<std::string> &paths,
@@ -1550,6 +1571,17 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
           return signalPassFailure();
         }
       }
+      // The default tables-dir: the committed tables, then the committed grown set (every
+      // element pair, each operand order its own certified table, at k = 32: docs/mlir.md).
+      if (tablesDir.empty())
+        if (const std::string grown = defaultGrownDir(); !grown.empty()) {
+          std::string err;
+          if (!tables->appendIndex(grown, err)) {
+            mlir::emitError(getOperation()->getLoc(), "mx-scale-placement: cannot use the committed grown set ")
+                << err;
+            return signalPassFailure();
+          }
+        }
     }
     MxScalePlacementState state;
     state.mode = mode;

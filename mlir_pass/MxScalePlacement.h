@@ -161,6 +161,11 @@ public:
                                                     const std::string &fallbackDir, const TrustOptions &trust,
                                                     std::string &error);
 
+  /// Appends the sweep index of directory `dir` (its index.json) as the last place to look
+  /// (the committed grown set after the default tables-dir). On an unreadable or invalid
+  /// index, returns false and sets `error` to a one-line reason.
+  bool appendIndex(const std::string &dir, std::string &error);
+
   /// The table for a block of `k` leaves of formats `a` and `b` (f32, rne, dequant/post,
   /// bitwise, subnormals as `mode` requires: never a table of another mode; a seq table or an
   /// any-order table for `order` Seq, an any-order table for Any), or the reason there is
@@ -253,6 +258,10 @@ void populateMxScalePlacementPatterns(mlir::RewritePatternSet &patterns, MxScale
 /// The default table directory: the installed tables of an installed mxcert-opt or pass plugin
 /// (InstallLayout.h), else the repository's certs/tables (fixed at build time).
 std::string defaultTablesDir();
+
+/// The committed grown set the pass searches after the default tables-dir (certs/grown, or
+/// <prefix>/share/mxcert/grown when installed), or "" when there is none.
+std::string defaultGrownDir();
 
 /// Creates the `--mx-scale-placement` pass.
 std::unique_ptr<mlir::Pass> createMxScalePlacementPass();

@@ -82,12 +82,14 @@ def canonical(bits):
     return [0x7FC00000 if (x & 0x7F800000) == 0x7F800000 and (x & 0x7FFFFF) else x for x in bits]
 
 
-def table_path(tables, fmt, k, subnormals="keep", acc=None):
+def table_path(tables, fmt, k, subnormals="keep", acc=None, fmt_b=None):
     """The committed table the pass uses: seq over k, or with a zero accumulator every tree over
-    k + 1 leaves (the pass looks up the seq file first, and no seq k + 1 table is committed)."""
+    k + 1 leaves (the pass looks up the seq file first, and no seq k + 1 table is committed);
+    fmt x fmt_b (default fmt x fmt)."""
+    fb = fmt_b or fmt
     if acc is None:
-        return os.path.join(tables, "%sx%s_f32_rne_%s_k%d_seq_dequant-post_bitwise.json" % (fmt, fmt, subnormals, k))
-    return os.path.join(tables, "%sx%s_f32_rne_%s_k%d_any_dequant-post_bitwise.json" % (fmt, fmt, subnormals, k + 1))
+        return os.path.join(tables, "%sx%s_f32_rne_%s_k%d_seq_dequant-post_bitwise.json" % (fmt, fb, subnormals, k))
+    return os.path.join(tables, "%sx%s_f32_rne_%s_k%d_any_dequant-post_bitwise.json" % (fmt, fb, subnormals, k + 1))
 
 
 def guard_contains(regions, xa, xb):
@@ -98,24 +100,27 @@ def guard_contains(regions, xa, xb):
                for r in regions)
 
 
-def build_vectors(fmt, k, table, all_vectors=False, denormal="ieee", quick=False):
-    """(name, a codes, b codes) for one format and length: the witnesses of the certified table,
-    the edge vectors, the element specials of the format, and random vectors. For k > 2 the
-    evaluation of the model dominates the test's time, so a few near-duplicates of the edge
-    vectors and the second random vector are only used with all_vectors."""
+def build_vectors(fmt, k, table, all_vectors=False, denormal="ieee", quick=False, fmt_b=None):
+    """(name, a codes, b codes) for one format pair (a: fmt, b: fmt_b, default fmt) and length:
+    the witnesses of the certified table, the edge vectors, the element specials of a's format
+    (b at one or its maximum), and random vectors. For k > 2 the evaluation of the model
+    dominates the test's time, so a few near-duplicates of the edge vectors and the second
+    random vector are only used with all_vectors."""
     M, S, one = mx.max_code(fmt), mx.sign_bit(fmt), mx.one_code(fmt)
+    fb = fmt_b or fmt
+    Mb, Sb, oneb = mx.max_code(fb), mx.sign_bit(fb), mx.one_code(fb)
     extra = all_vectors or k <= 2
     witnesses = table.get("witnesses", [])[:3 if quick else None]
     vs = [("witness%d" % i, list(w["a"]), list(w["b"])) for i, w in enumerate(witnesses)]
     vs += [
-        ("all-max", [M] * k, [M] * k),
-        ("max-times-neg-max", [M] * k, [M | S] * k),
+        ("all-max", [M] * k, [Mb] * k),
+        ("max-times-neg-max", [M] * k, [Mb | Sb] * k),
         ("all-min-subnormal", [1] * k, [1] * k),
-        ("alternating-signs", [M | (S if i % 2 else 0) for i in range(k)], [M] * k),
+        ("alternating-signs", [M | (S if i % 2 else 0) for i in range(k)], [Mb] * k),
         ("alternating-signs-mixed", [((i * 5 + 3) % (M + 1)) | (S if i % 2 else 0) for i in range(k)],
-         [((i * 7 + 1) % (M + 1)) | (S if i % 3 == 1 else 0) for i in range(k)]),
-        ("negative-zeros", [S] * k, [one] * k),
-        ("negative-zeros-both", [S] * k, [S] * k),
+         [((i * 7 + 1) % (Mb + 1)) | (Sb if i % 3 == 1 else 0) for i in range(k)]),
+        ("negative-zeros", [S] * k, [oneb] * k),
+        ("negative-zeros-both", [S] * k, [Sb] * k),
     ]
     if quick:
         vs = [v for v in vs if v[0] not in ("max-times-neg-max", "alternating-signs-mixed", "negative-zeros-both")]
@@ -123,24 +128,24 @@ def build_vectors(fmt, k, table, all_vectors=False, denormal="ieee", quick=False
         vs += [
             ("neg-min-subnormal", [1 | S] * k, [1] * k),
             ("neg-zero-times-zero", [S] * k, [0] * k),
-            ("neg-zero-and-tiny", [S] + [1 | S] * (k - 1), [one] * k),
+            ("neg-zero-and-tiny", [S] + [1 | S] * (k - 1), [oneb] * k),
         ]
-    rng = random.Random("%s-%d" % (fmt, k))
+    rng = random.Random("%s-%d" % (fmt, k) if fb == fmt else "%sx%s-%d" % (fmt, fb, k))
     for r in range(2 if extra else 1):
         vs.append(("random%d" % r, [rng.randrange(M + 1) | rng.choice([0, S]) for _ in range(k)],
-                   [rng.randrange(M + 1) | rng.choice([0, S]) for _ in range(k)]))
+                   [rng.randrange(Mb + 1) | rng.choice([0, Sb]) for _ in range(k)]))
     spec = mx.FORMATS[fmt]["specials"]
     if spec == "nan":
-        vs.append(("nan", [0x7F] + [one] * (k - 1), [one] * k))
+        vs.append(("nan", [0x7F] + [one] * (k - 1), [oneb] * k))
     if denormal != "ieee":
         # All ones: with xa = 0 the dequant factor 2^-127 is subnormal (DAZ reads it as zero).
-        vs.append(("all-one", [one] * k, [one] * k))
+        vs.append(("all-one", [one] * k, [oneb] * k))
     if spec == "ieee":
-        vs.append(("inf", [0x7C] + [one] * (k - 1), [M] * k))
+        vs.append(("inf", [0x7C] + [one] * (k - 1), [Mb] * k))
         vs.append(("inf-times-zero", [0x7C] + [one] * (k - 1), [0] * k))
-        vs.append(("nan", [0x7E] + [one] * (k - 1), [one] * k))
+        vs.append(("nan", [0x7E] + [one] * (k - 1), [oneb] * k))
         if k >= 2:
-            vs.append(("inf-minus-inf", [0x7C, 0xFC] + [one] * (k - 2), [one] * k))
+            vs.append(("inf-minus-inf", [0x7C, 0xFC] + [one] * (k - 2), [oneb] * k))
     seen, out = set(), []
     for name, a, b in vs:
         if (tuple(a), tuple(b)) not in seen:
@@ -172,21 +177,22 @@ def check_one(args, fmt, k, form="reduction", acc=None):
     t0 = time.time()
     work = mx.ensure_dir(os.path.join(args.workdir, "k%d" % k if form == "reduction" else "k%d-%s%s" % (k, form, acc)))
     sub = mx.SUBNORMALS[args.denormal]
-    with open(table_path(args.tables, fmt, k, sub, acc)) as f:
+    fb = args.b_format or fmt  # b's element format (a's by default)
+    with open(table_path(args.tables, fmt, k, sub, acc, fb)) as f:
         table = json.load(f)
     # With an accumulator the table's witnesses have k + 1 elements; the vectors are K long, so
     # the seq K table's witnesses (where there is one) are used.
     wit = table
     if acc is not None:
-        seq = table_path(args.tables, fmt, k, sub)
+        seq = table_path(args.tables, fmt, k, sub, fmt_b=fb)
         wit = json.load(open(seq)) if os.path.exists(seq) else {}
-    vectors = build_vectors(fmt, k, wit, args.all_vectors, args.denormal, args.quick)
+    vectors = build_vectors(fmt, k, wit, args.all_vectors, args.denormal, args.quick, fb)
     if form != "reduction" or args.denormal != "ieee":
         vectors = fewer(args, vectors)
     pairs = static_pairs(table["agree"])
     src = os.path.join(work, "input.mlir")
     with open(src, "w") as f:
-        f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form, args.denormal,
+        f.write(mx.driver_module(fmt, fb, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form, args.denormal,
                                  form=form, acc=acc))
     runner_libs = args.runner_libs + ("," + args.fpenv_lib if args.denormal != "ieee" else "")
     post_all = write_post_all(work, table)
@@ -227,7 +233,7 @@ def check_one(args, fmt, k, form="reduction", acc=None):
         ieee_trust = trust_options(args)
         plain = os.path.join(work, "input-ieee.mlir")
         with open(plain, "w") as f:
-            f.write(mx.driver_module(fmt, fmt, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form,
+            f.write(mx.driver_module(fmt, fb, k, [(a, b) for _, a, b in vectors], pairs, args.scale_form,
                                      args.denormal, attrs=False, form=form, acc=acc))
         wrong_ir = os.path.join(work, "wrong-mode.mlir")
         mx.lower(args.mxcert_opt, plain, wrong_ir, ["--mx-scale-placement=" + ieee_trust])
@@ -255,8 +261,8 @@ def check_one(args, fmt, k, form="reduction", acc=None):
         wanted = tuple(sorted({v[2] for v in variants}))
         # With an accumulator: the seq tree over k + 1 leaves, the accumulator first (as
         # --mx-to-llvm sums; the table covers every tree).
-        models = list(ex.map(lambda v: mx.model_bits(args.mxcert, fmt, fmt, k + (acc is not None),
-                                                     *mx.model_leaves(fmt, fmt, v[1], v[2], acc), wanted,
+        models = list(ex.map(lambda v: mx.model_bits(args.mxcert, fmt, fb, k + (acc is not None),
+                                                     *mx.model_leaves(fmt, fb, v[1], v[2], acc), wanted,
                                                      subnormals=sub), vectors))
 
     t_model = time.time() - t0 - t_jit
@@ -588,6 +594,9 @@ def check_wide(args, fmt, k):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--format", required=True, choices=sorted(mx.FORMATS))
+    ap.add_argument("--b-format", choices=sorted(mx.FORMATS),
+                    help="b's element format (default: --format's); SPEC \u00a78's form and the 1-D "
+                         "reduction forms only, with a committed table of that pair in --tables")
     ap.add_argument("--k", default="1,2,32",
                     help="the vector lengths, each K or K:FORM:ACC, FORM one of %s and ACC +0 or -0 "
                          "(the op that sums the products and its zero accumulator; default: SPEC \u00a78's "
@@ -632,6 +641,8 @@ def main():
         except ValueError as e:
             ap.error("--k %s: %s" % (spec, e))
         if form in ("contract-tile", "contract-rows", "contract-matmul", "linalg", "wide"):
+            if args.b_format and args.b_format != args.format:
+                ap.error("--k %s: --b-format is for the 1-D forms only" % spec)
             if args.denormal != "ieee":
                 ap.error("--k %s: %s runs in the ieee environment only" % (spec, form))
             summary, problems = (check_wide(args, args.format, k) if form == "wide"
@@ -656,7 +667,7 @@ def main():
                      if "wrong-mode" in m else "")
             print("%s k=%d%s, scales as %s, denormal mode %s: %d vectors x %d code pairs (+ %d constant-scale pairs, %d rewritten statically); "
                   "mismatches: original %d, rewritten %d, post-all %s; constant scales: original %d, rewritten %d, "
-                  "post-all %s%s (%.0f s: lower+JIT %.0f, model %.0f)" % (args.format, k, "" if form == "reduction" else " as %s with accumulator %s" % (form, acc), args.scale_form, args.denormal, summary["vectors"], summary["pairs"], summary["static_pairs"],
+                  "post-all %s%s (%.0f s: lower+JIT %.0f, model %.0f)" % (args.format if not args.b_format else args.format + " x " + args.b_format, k, "" if form == "reduction" else " as %s with accumulator %s" % (form, acc), args.scale_form, args.denormal, summary["vectors"], summary["pairs"], summary["static_pairs"],
                                    summary["static_rewritten"], m["original"], m["rewritten"], m.get("post-all", "not run"),
                                    s["original"], s["rewritten"], s.get("post-all", "not run"), wrong,
                                    summary["seconds"]["total"], summary["seconds"]["lower_and_jit"],

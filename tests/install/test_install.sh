@@ -27,6 +27,9 @@ for f in bin/mxcert lib/libmxcert_models.a lib/libmxcert_certs.a include/mxcert/
 done
 ntables=$(ls "$P"/share/mxcert/tables/*.json | wc -l)
 [ "$ntables" = "$(ls "$SRC"/certs/tables/*.json | wc -l)" ] || fail "installed $ntables tables"
+ngrown=$(ls "$P"/share/mxcert/grown/*.json | wc -l)
+[ "$ngrown" = "$(ls "$SRC"/certs/grown/*.json | wc -l)" ] && [ -e "$P/share/mxcert/grown/index.json" ] ||
+  fail "installed $ngrown files of the grown set (with index.json)"
 TABLE="$P/share/mxcert/tables/e2m1xe2m1_f32_rne_keep_k2_seq_dequant-post_bitwise.json"
 # The expected answers, from the JSON itself.
 expect() {
@@ -113,6 +116,15 @@ MLIR
       fail "installed plugin did not use a verified installed table: $(head -c 400 "$TMP/in.plugin.err")"
     grep -qF "no certified table for e2m1 x e2m1, k = 4 (seq or any, f32 rne keep, dequant/post bitwise) in '$(realpath "$P")/share/mxcert/tables'" "$TMP/k4.plugin.err" ||
       fail "installed plugin did not look in the installed tables: $(head -c 400 "$TMP/k4.plugin.err")"
+    # A mixed block (e4m3 x e2m1, K = 32) is served by the installed grown set, after the tables.
+    sed -e 's/vector<2xf4E2M1FN>, %b/vector<32xf8E4M3FN>, %b/' -e 's/vector<2x/vector<32x/g' \
+        -e '0,/vector<32xf4E2M1FN>, vector<32xf8E8M0FNU>/s//vector<32xf8E4M3FN>, vector<32xf8E8M0FNU>/' \
+        "$TMP/block.mlir" >"$TMP/mixed.mlir"
+    env -u MXCERT_CHECKER MXCERT_CHECK_CACHE=none PATH=/usr/bin:/bin "$MLIR_OPT" --load-pass-plugin="$PLUGIN" "$TMP/mixed.mlir" \
+      --pass-pipeline='builtin.module(mx-scale-placement)' >"$TMP/mixed.plugin.out" 2>"$TMP/mixed.plugin.err" ||
+      fail "installed plugin on a mixed block: $(head -c 400 "$TMP/mixed.plugin.err")"
+    grep -qF "of e4m3xe2m1_f32_rne_keep_k32_seq_dequant-post_bitwise.json" "$TMP/mixed.plugin.err" ||
+      fail "installed plugin did not use the installed grown set for e4m3 x e2m1: $(head -c 400 "$TMP/mixed.plugin.err")"
     # The linalg pipeline with the installed transform script and tables (docs/mlir.md, "From linalg").
     env -u MXCERT_CHECKER MXCERT_CHECK_CACHE=none PATH=/usr/bin:/bin "$P/bin/mxcert-opt" "$SRC/examples/mx_gemv_linalg.mlir" \
       --transform-preload-library=transform-library-paths="$P/share/mxcert/pipelines/linalg-vectorize.mlir" \
