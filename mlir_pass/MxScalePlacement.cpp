@@ -542,11 +542,13 @@ std::vector<unsigned> constantCodes(Value v, int64_t n) {
 }
 
 /// The one scale code of the elements [lo, hi) of the 1-D vector `v`, traced back through
-/// `vector.extract_strided_slice` (1-D, stride 1) and `vector.shape_cast` of a 2-D
-/// per-block scale: a `vector.broadcast` of a `vector<NBx1x...>` (one code per block of BS
-/// elements) to `vector<NBxBS x ...>`, whose rows are the blocks. Fills `s.scalar` with the
-/// per-block vector and `s.pos` with the block's position. Returns false with `why` set when
-/// the range spans several blocks (not one MX block) or the form is another one.
+/// `vector.extract_strided_slice` (1-D, stride 1), `vector.shape_cast` of a 2-D per-block
+/// scale (a `vector.broadcast` of a `vector<NBx1x...>`, one code per block of BS elements, to
+/// `vector<NBxBS x ...>`, whose rows are the blocks), `vector.insert_strided_slice`,
+/// `vector.shuffle` (every element of the range taking one lane) and constants. Fills
+/// `s.scalar` with the value holding the code and `s.pos` with the block's position in it
+/// (empty: `s.scalar` is the code). Returns false with `why` set when the range spans several
+/// blocks (not one MX block) or the form is another one.
 bool traceBlockScale(Value v, int64_t lo, int64_t hi, BlockScale &s, std::string &why) {
   if (auto slice = v.getDefiningOp<vector::ExtractStridedSliceOp>()) {
     auto src = cast<VectorType>(slice.getSource().getType());
@@ -597,6 +599,37 @@ bool traceBlockScale(Value v, int64_t lo, int64_t hi, BlockScale &s, std::string
           " straddle a slice inserted at " + std::to_string(off[0]) + ".." + std::to_string(off[0] + n - 1) +
           " (two scales in one block)";
     return false;
+  }
+  if (auto sh = v.getDefiningOp<vector::ShuffleOp>()) {
+    // A vector.shuffle of 1-D vectors (e.g. one code per block repeated BS times): the block's
+    // elements must all take the same lane of the sources; that lane is the block's code.
+    auto t1 = dyn_cast<VectorType>(sh.getV1().getType()), t2 = dyn_cast<VectorType>(sh.getV2().getType());
+    if (!t1 || !t2 || t1.getRank() != 1 || t2.getRank() != 1 || t1.isScalable() || t2.isScalable()) {
+      why = "it is a vector.shuffle that is not of 1-D vectors";
+      return false;
+    }
+    ArrayRef<int64_t> mask = sh.getMask();
+    const int64_t lane = mask[size_t(lo)];
+    for (int64_t i = lo; i < hi; ++i)
+      if (mask[size_t(i)] != lane || lane < 0) {
+        why = "it is a vector.shuffle whose mask takes the block's elements " + std::to_string(lo) + ".." +
+              std::to_string(hi - 1) + (lane < 0 ? " from a poison lane" : " from more than one lane (two scales in one block)");
+        return false;
+      }
+    const int64_t n1 = t1.getShape()[0];
+    Value src = lane < n1 ? sh.getV1() : sh.getV2();
+    const int64_t at = lane < n1 ? lane : lane - n1;
+    // The lane traced further where it is a form with one code (a broadcast, a constant, a
+    // per-block scale); otherwise the guard reads that lane of the source vector.
+    BlockScale inner = s;
+    std::string innerWhy;
+    if (traceBlockScale(src, at, at + 1, inner, innerWhy)) {
+      s = inner;
+      return true;
+    }
+    s.scalar = src;
+    s.pos = {at};
+    return true;
   }
   if (DenseElementsAttr dense; matchPattern(v, m_Constant(&dense))) {
     // A constant: one code if the block's elements have one.
@@ -766,16 +799,18 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
   // A slice of a per-block scale vector (or the whole of one): one code if the block's
   // elements lie in one scale block.
   if (bcValue.getDefiningOp<vector::ExtractStridedSliceOp>() || bcValue.getDefiningOp<vector::ShapeCastOp>() ||
-      bcValue.getDefiningOp<vector::InsertStridedSliceOp>()) {
+      bcValue.getDefiningOp<vector::InsertStridedSliceOp>() || bcValue.getDefiningOp<vector::ShuffleOp>()) {
     auto vt = cast<VectorType>(bcValue.getType());
     std::string traceWhy;
     if (rows == 0 && vt.getRank() == 1 && traceBlockScale(bcValue, 0, vt.getShape()[0], s, traceWhy)) {
       Type et = getElementTypeOrSelf(s.scalar.getType());
       if (s.bits ? et.isInteger(8) : isa<Float8E8M0FNUType>(et)) {
         DenseElementsAttr dense;  // a constant per-block vector: the block's code is known
-        if (s.pos.size() == 2 && matchPattern(s.scalar, m_Constant(&dense))) {
+        if (!s.pos.empty() && matchPattern(s.scalar, m_Constant(&dense))) {
           auto src = cast<VectorType>(s.scalar.getType());
-          s.code = codeOfAttr(dense.getValues<Attribute>()[s.pos[0] * src.getShape()[1] + s.pos[1]]);
+          int64_t at = 0;  // the row-major index of s.pos
+          for (size_t d = 0; d < s.pos.size(); ++d) at = at * src.getShape()[d] + s.pos[d];
+          s.code = codeOfAttr(dense.getValues<Attribute>()[at]);
         } else if (s.pos.empty() && !s.code) {
           s.code = codeOf(s.scalar);  // one broadcast value: a constant code, or none
         }

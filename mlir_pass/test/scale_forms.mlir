@@ -122,3 +122,57 @@ func.func @broadcast_of_two(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa:
   %R = vector.reduction <add>, %P : vector<2xf32> into f32
   return %R : f32
 }
+
+// -----
+
+// A vector.shuffle whose block takes two lanes (two scales in one block).
+// CHECK-LABEL: func.func @shuffle_two_lanes(
+// CHECK-NOT: scf.if
+func.func @shuffle_two_lanes(%a: vector<32xf4E2M1FN>, %b: vector<32xf4E2M1FN>, %sa2: vector<2xf8E8M0FNU>, %sb: f8E8M0FNU) -> f32 {
+  %sa = vector.shuffle %sa2, %sa2 [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1] : vector<2xf8E8M0FNU>, vector<2xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<32xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sa : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %P = arith.mulf %A, %B : vector<32xf32>
+  // expected-remark @below {{left unchanged: the scale of operand a is not one scale code for the block: it is a vector.shuffle whose mask takes the block's elements 0..31 from more than one lane (two scales in one block)}}
+  %R = vector.reduction <add>, %P : vector<32xf32> into f32
+  return %R : f32
+}
+
+// -----
+
+// One lane of a constant vector: the code is known at compile time (lane 1 is 0x80: xa = 128).
+// CHECK-LABEL: func.func @shuffle_constant(
+// CHECK-NOT: scf.if
+// CHECK-NOT: arith.scaling_extf
+func.func @shuffle_constant(%a: vector<32xf4E2M1FN>, %b: vector<32xf4E2M1FN>) -> f32 {
+  %c = arith.constant dense<[0x7F, 0x80]> : vector<2xf8E8M0FNU>
+  %sa = vector.shuffle %c, %c [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1] : vector<2xf8E8M0FNU>, vector<2xf8E8M0FNU>
+  %sb0 = arith.constant 0x7F : f8E8M0FNU
+  %sbv = vector.broadcast %sb0 : f8E8M0FNU to vector<32xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sa : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %P = arith.mulf %A, %B : vector<32xf32>
+  // expected-remark @below {{rewrote dequant to post: scale codes xa = 128, xb = 127 (e = 1) lie in the certified agree set}}
+  %R = vector.reduction <add>, %P : vector<32xf32> into f32
+  return %R : f32
+}
+
+// -----
+
+// A lane of the second operand (3 = lane 1 of %s2), itself a broadcast: the guard reads %s.
+// CHECK-LABEL: func.func @shuffle_of_broadcast(
+// CHECK-SAME: %{{[a-z0-9]+}}: vector<32xf4E2M1FN>, %{{[a-z0-9]+}}: vector<32xf4E2M1FN>, %[[S:[a-z0-9]+]]: f8E8M0FNU
+// CHECK: arith.bitcast %[[S]] : f8E8M0FNU to i8
+// CHECK: scf.if
+func.func @shuffle_of_broadcast(%a: vector<32xf4E2M1FN>, %b: vector<32xf4E2M1FN>, %s: f8E8M0FNU, %sb: f8E8M0FNU) -> f32 {
+  %s2 = vector.broadcast %s : f8E8M0FNU to vector<2xf8E8M0FNU>
+  %sa = vector.shuffle %s2, %s2 [3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3] : vector<2xf8E8M0FNU>, vector<2xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<32xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sa : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %P = arith.mulf %A, %B : vector<32xf32>
+  // expected-remark @below {{inserted a runtime guard}}
+  %R = vector.reduction <add>, %P : vector<32xf32> into f32
+  return %R : f32
+}

@@ -241,3 +241,36 @@ func.func @inserted_straddle(%a: vector<32xf4E2M1FN>, %b: vector<32xf4E2M1FN>, %
   %R = vector.reduction <add>, %P : vector<32xf32> into f32
   return %R : f32
 }
+
+// -----
+
+// Per-block scales repeated by vector.shuffle (one code per block, each lane taken 32 times):
+// each block's slice takes one lane, which the guard reads.
+// CHECK-LABEL: func.func @wide_shuffle(
+// CHECK-SAME: %[[SA2:[a-z0-9]+]]: vector<2xf8E8M0FNU>
+// CHECK: vector.extract %[[SA2]][0] : f8E8M0FNU from vector<2xf8E8M0FNU>
+// CHECK: mxcert.guard
+// CHECK: vector.extract %[[SA2]][1] : f8E8M0FNU from vector<2xf8E8M0FNU>
+// CHECK: mxcert.guard
+func.func @wide_shuffle(%a: vector<64xf4E2M1FN>, %b: vector<64xf4E2M1FN>, %sa2: vector<2xf8E8M0FNU>, %sb: f8E8M0FNU) -> f32 {
+  %sa = vector.shuffle %sa2, %sa2 [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1] : vector<2xf8E8M0FNU>, vector<2xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<32xf8E8M0FNU>
+  %a0 = vector.extract_strided_slice %a {offsets = [0], sizes = [32], strides = [1]} : vector<64xf4E2M1FN> to vector<32xf4E2M1FN>
+  %sa0 = vector.extract_strided_slice %sa {offsets = [0], sizes = [32], strides = [1]} : vector<64xf8E8M0FNU> to vector<32xf8E8M0FNU>
+  %A0 = arith.scaling_extf %a0, %sa0 : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %b0 = vector.extract_strided_slice %b {offsets = [0], sizes = [32], strides = [1]} : vector<64xf4E2M1FN> to vector<32xf4E2M1FN>
+  %B0 = arith.scaling_extf %b0, %sbv : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %P0 = arith.mulf %A0, %B0 : vector<32xf32>
+  // expected-remark @below {{inserted a runtime guard: post where (xa, xb) lies in the certified agree set {xa:0..252,xb:0..252,e:-147..117} of e2m1xe2m1_f32_rne_keep_k32_seq_dequant-post_bitwise.json}}
+  %R0 = vector.reduction <add>, %P0 : vector<32xf32> into f32
+  %a1 = vector.extract_strided_slice %a {offsets = [32], sizes = [32], strides = [1]} : vector<64xf4E2M1FN> to vector<32xf4E2M1FN>
+  %sa1 = vector.extract_strided_slice %sa {offsets = [32], sizes = [32], strides = [1]} : vector<64xf8E8M0FNU> to vector<32xf8E8M0FNU>
+  %A1 = arith.scaling_extf %a1, %sa1 : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %b1 = vector.extract_strided_slice %b {offsets = [32], sizes = [32], strides = [1]} : vector<64xf4E2M1FN> to vector<32xf4E2M1FN>
+  %B1 = arith.scaling_extf %b1, %sbv : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+  %P1 = arith.mulf %A1, %B1 : vector<32xf32>
+  // expected-remark @below {{inserted a runtime guard: post where (xa, xb) lies in the certified agree set {xa:0..252,xb:0..252,e:-147..117} of e2m1xe2m1_f32_rne_keep_k32_seq_dequant-post_bitwise.json}}
+  %R1 = vector.reduction <add>, %P1 : vector<32xf32> into f32
+  %S = arith.addf %R0, %R1 : f32
+  return %S : f32
+}
