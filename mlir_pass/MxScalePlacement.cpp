@@ -685,6 +685,7 @@ struct MxBlock {
   /// of b), else 0.
   int cols = 0;
   bool bTransposed = false; ///< a matmul tile's b is vector<NxK> ((i, j, k) -> (j, k)), not vector<KxN>
+  bool aTransposed = false; ///< a matmul tile's a is vector<KxM> ((i, j, k) -> (k, i)), not vector<MxK>
   /// A reduction of row i of a 2-D product (what upstream's contract lowering leaves): the
   /// block's a (b) is row `rowA` (`rowB`) of the 2-D `a` (`b`) and of its scale; unset for a
   /// 1-D operand.
@@ -907,7 +908,7 @@ LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
   }
   m.a = m.extA.getIn();
   m.b = m.extB.getIn();
-  m.k = int(vt.getShape().back());
+  m.k = int(m.aTransposed ? vt.getShape().front() : vt.getShape().back());
   for (auto [v, side, fmt] : {std::tuple{m.a, "a", &m.fa}, std::tuple{m.b, "b", &m.fb}}) {
     Type et = getElementTypeOrSelf(v.getType());
     std::optional<ElementFormat> f = elementFormatOf(et);
@@ -924,7 +925,9 @@ LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
     int64_t r = cast<VectorType>(v.getType()).getRank() == 2 ? cast<VectorType>(v.getType()).getShape()[0] : 0;
     return (m.rows || row) ? int(r) : 0;
   };
-  FailureOr<BlockScale> sa = matchScale(m.extA.getScale(), "a", rowsOf(m.a, m.rowA), why);
+  // A matmul tile's a: one code per row of its vector<MxK>, or per column of its vector<KxM>.
+  FailureOr<BlockScale> sa = m.aTransposed ? matchScale(m.extA.getScale(), "a", 0, why, m.rows)
+                                           : matchScale(m.extA.getScale(), "a", rowsOf(m.a, m.rowA), why);
   if (failed(sa)) return failure();
   // A matmul tile's b: one code per column (vector<KxN>), or per row of its vector<NxK>.
   FailureOr<BlockScale> sb = !m.cols         ? matchScale(m.extB.getScale(), "b", rowsOf(m.b, m.rowB), why)
@@ -1073,18 +1076,20 @@ FailureOr<MxBlock> matchMxBlock(vector::ContractionOp op, bool &candidate, std::
     bool rowwise = maps.size() == 3 && iters == SmallVector<IT>{IT::parallel, IT::reduction} &&
                    maps[0] == map(2, {0, 1}) && (maps[1] == map(2, {1}) || maps[1] == map(2, {0, 1})) &&
                    maps[2] == map(2, {0}) && lt && lt.getRank() == 2 && !lt.isScalable();
-    // A matmul tile: (i, j, k) -> (i, k), (k, j) or (j, k), (i, j), i and j parallel.
+    // A matmul tile: (i, j, k) -> (i, k) or (k, i), (k, j) or (j, k), (i, j), i and j parallel.
     bool matmul = maps.size() == 3 && iters == SmallVector<IT>{IT::parallel, IT::parallel, IT::reduction} &&
-                  maps[0] == map(3, {0, 2}) && (maps[1] == map(3, {2, 1}) || maps[1] == map(3, {1, 2})) &&
+                  (maps[0] == map(3, {0, 2}) || maps[0] == map(3, {2, 0})) &&
+                  (maps[1] == map(3, {2, 1}) || maps[1] == map(3, {1, 2})) &&
                   maps[2] == map(3, {0, 1}) && lt && lt.getRank() == 2 && !lt.isScalable() && rt &&
                   rt.getRank() == 2 && !rt.isScalable();
     if (!rowwise && !matmul) {
       why = "the vector.contract is not one dot product per output element: the pass matches indexing maps "
-            "(i, k) -> (i, k), (i, k) -> (k) or (i, k), (i, k) -> (i), and (i, j, k) -> (i, k), (k, j) or (j, k), "
-            "(i, j), with k the one reduction";
+            "(i, k) -> (i, k), (i, k) -> (k) or (i, k), (i, k) -> (i), and (i, j, k) -> (i, k) or (k, i), (k, j) or "
+            "(j, k), (i, j), with k the one reduction";
       return failure();
     }
-    m.rows = int(lt.getShape()[0]);
+    m.aTransposed = matmul && maps[0] == map(3, {2, 0});
+    m.rows = int(lt.getShape()[m.aTransposed ? 1 : 0]);
     if (matmul) {
       m.cols = int(maps[1] == map(3, {2, 1}) ? rt.getShape()[1] : rt.getShape()[0]);
       m.bTransposed = maps[1] == map(3, {1, 2});

@@ -467,13 +467,14 @@ def check_tile(args, fmt, k, acc, view="tile"):
     return summary, problems
 
 
-def check_matmul(args, fmt, k, acc):
+def check_matmul(args, fmt, k, acc, a_transposed=False):
     """A 2 x K times K x 3 matmul tile (vector.contract with two parallel dimensions) with one
-    code per row of A and per column of B, through the three lowerings, every (xa, xb);
+    code per row of A and per column of B, through the three lowerings, every (xa, xb) (with
+    a_transposed: A held as its K x 2 transpose, read with (i, j, k) -> (k, i));
     --mx-to-llvm sums each output's products (from -0.0), then adds the accumulator: the
     model is each (row, column) dot product over k + 1 leaves, the accumulator last."""
     t0 = time.time()
-    work = mx.ensure_dir(os.path.join(args.workdir, "k%d-matmul%s" % (k, acc)))
+    work = mx.ensure_dir(os.path.join(args.workdir, "k%d-matmul%s%s" % (k, "-at" if a_transposed else "", acc)))
     with open(table_path(args.tables, fmt, k, "keep", acc)) as f:
         table = json.load(f)
     vectors = fewer(args, build_vectors(fmt, k, json.load(open(table_path(args.tables, fmt, k))), args.all_vectors,
@@ -485,7 +486,7 @@ def check_matmul(args, fmt, k, acc):
     m, n = len(a_rows), len(b_cols)
     src = os.path.join(work, "input.mlir")
     with open(src, "w") as f:
-        f.write(mx.matmul_driver_module(fmt, k, a_rows, b_cols, acc))
+        f.write(mx.matmul_driver_module(fmt, k, a_rows, b_cols, acc, a_transposed))
     post_all = write_post_all(work, table)
     trust = trust_options(args)
     placement = "--mx-scale-placement=" + trust
@@ -518,9 +519,9 @@ def check_matmul(args, fmt, k, acc):
                             problems.append("%s k=%d matmul %s: xa=%d xb=%d element (%d, %d) got 0x%08X, want 0x%08X" % (
                                 fmt, k, name, xa, xb, q // n, q % n, g, w))
     summary = dict(rows=m, cols=n, pairs=mx.NUM_PAIRS, mismatches=counts, seconds=round(time.time() - t0, 1))
-    print("%s k=%d as a %dx%d times %dx%d vector.contract matmul tile from %s, row codes (xa + %d i), column codes "
+    print("%s k=%d as a %dx%d%s times %dx%d vector.contract matmul tile from %s, row codes (xa + %d i), column codes "
           "(xb + %d j) mod 256: %d code pairs x %d outputs; mismatches: original %d, rewritten %d, post-all %d (%.0f s)" % (
-              fmt, k, m, k, k, n, acc, mx.TILE_ROW_STEP, mx.WIDE_STEP_B, mx.NUM_PAIRS, m * n, counts["original"],
+              fmt, k, m, k, " (held transposed, (k, i))" if a_transposed else "", k, n, acc, mx.TILE_ROW_STEP, mx.WIDE_STEP_B, mx.NUM_PAIRS, m * n, counts["original"],
               counts["rewritten"], counts["post-all"], summary["seconds"]))
     return summary, problems
 
@@ -640,13 +641,14 @@ def main():
             form, acc = mx.parse_form(form_text or "reduction")
         except ValueError as e:
             ap.error("--k %s: %s" % (spec, e))
-        if form in ("contract-tile", "contract-rows", "contract-matmul", "linalg", "wide"):
+        if form in ("contract-tile", "contract-rows", "contract-matmul", "contract-matmul-at", "linalg", "wide"):
             if args.b_format and args.b_format != args.format:
                 ap.error("--k %s: --b-format is for the 1-D forms only" % spec)
             if args.denormal != "ieee":
                 ap.error("--k %s: %s runs in the ieee environment only" % (spec, form))
             summary, problems = (check_wide(args, args.format, k) if form == "wide"
-                                 else check_matmul(args, args.format, k, acc) if form == "contract-matmul"
+                                 else check_matmul(args, args.format, k, acc, form == "contract-matmul-at")
+                                 if form in ("contract-matmul", "contract-matmul-at")
                                  else check_tile(args, args.format, k, acc,
                                                  view={"linalg": "linalg", "contract-rows": "rows"}.get(form, "tile")))
             for p in problems:

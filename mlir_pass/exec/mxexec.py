@@ -119,7 +119,7 @@ def scale_lines(var, code_var, vs, k, form):
 # linalg: the same product as a linalg.generic through the linalg pipeline (linalg_driver_module);
 # wide: 4 blocks of K, each reduced on its own, the sums added (wide_driver_module).
 FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract", "contract-tile", "contract-rows",
-         "contract-matmul", "linalg", "wide")
+         "contract-matmul", "contract-matmul-at", "linalg", "wide")
 
 
 def parse_form(text):
@@ -709,31 +709,37 @@ def linalg_driver_module(fmt, k, rows, vectors, acc):
 # A matmul tile: vector.contract of vector<MxK> and vector<KxN> into vector<MxN>
 
 
-def matmul_driver_module(fmt, k, a_rows, b_cols, acc):
+def matmul_driver_module(fmt, k, a_rows, b_cols, acc, a_transposed=False):
     """@mm: the matmul tile C = A B from the accumulator acc ("+0" / "-0"), row i of A scaled by
     its code (a vector<Mx1xf8E8M0FNU> broadcast along the row), column j of B by its code (a
-    vector<N> broadcast along the K rows). @main runs all 65536 (xa, xb) with row i's code
-    tile_row_code(xa, i) and column j's wide_code(xb, j, WIDE_STEP_B); result (i, j) of pair
-    (xa, xb) at (xa * 256 + xb) * M * N + i * N + j; one printed memref."""
+    vector<N> broadcast along the K rows). With a_transposed, A is held as its transpose, a
+    vector<KxM> read with (i, j, k) -> (k, i), its codes a vector<M> broadcast along the K rows.
+    @main runs all 65536 (xa, xb) with row i's code tile_row_code(xa, i) and column j's
+    wide_code(xb, j, WIDE_STEP_B); result (i, j) of pair (xa, xb) at
+    (xa * 256 + xb) * M * N + i * N + j; one printed memref."""
     t = FORMATS[fmt]["mlir"]
     m, n = len(a_rows), len(b_cols)
-    va, vb, vr = "vector<%dx%dx%s>" % (m, k, t), "vector<%dx%dx%s>" % (k, n, t), "vector<%dx%dxf32>" % (m, n)
+    ashape = (k, m) if a_transposed else (m, k)
+    va, vb, vr = "vector<%dx%dx%s>" % (ashape + (t,)), "vector<%dx%dx%s>" % (k, n, t), "vector<%dx%dxf32>" % (m, n)
+    vsa = "vector<%dxf8E8M0FNU>" % m if a_transposed else "vector<%dx1xf8E8M0FNU>" % m
     total = NUM_PAIRS * m * n
-    mm = """func.func @mm(%%a: %(va)s, %%b: %(vb)s, %%sa: vector<%(m)dx1xf8E8M0FNU>, %%sb: vector<%(n)dxf8E8M0FNU>) -> %(vr)s {
-  %%sav = vector.broadcast %%sa : vector<%(m)dx1xf8E8M0FNU> to vector<%(m)dx%(k)dxf8E8M0FNU>
+    mm = """func.func @mm(%%a: %(va)s, %%b: %(vb)s, %%sa: %(vsa)s, %%sb: vector<%(n)dxf8E8M0FNU>) -> %(vr)s {
+  %%sav = vector.broadcast %%sa : %(vsa)s to vector<%(a0)dx%(a1)dxf8E8M0FNU>
   %%sbv = vector.broadcast %%sb : vector<%(n)dxf8E8M0FNU> to vector<%(k)dx%(n)dxf8E8M0FNU>
-  %%A = arith.scaling_extf %%a, %%sav : %(va)s, vector<%(m)dx%(k)dxf8E8M0FNU> to vector<%(m)dx%(k)dxf32>
+  %%A = arith.scaling_extf %%a, %%sav : %(va)s, vector<%(a0)dx%(a1)dxf8E8M0FNU> to vector<%(a0)dx%(a1)dxf32>
   %%B = arith.scaling_extf %%b, %%sbv : %(vb)s, vector<%(k)dx%(n)dxf8E8M0FNU> to vector<%(k)dx%(n)dxf32>
   %%z = arith.constant dense<%(z)s> : %(vr)s
-  %%R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %%A, %%B, %%z : vector<%(m)dx%(k)dxf32>, vector<%(k)dx%(n)dxf32> into %(vr)s
+  %%R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> %(amap)s>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %%A, %%B, %%z : vector<%(a0)dx%(a1)dxf32>, vector<%(k)dx%(n)dxf32> into %(vr)s
   return %%R : %(vr)s
-}""" % dict(va=va, vb=vb, vr=vr, m=m, n=n, k=k, z="-0.0" if acc == "-0" else "0.0")
+}""" % dict(va=va, vb=vb, vr=vr, vsa=vsa, m=m, n=n, k=k, a0=ashape[0], a1=ashape[1],
+            amap="(k, i)" if a_transposed else "(i, k)", z="-0.0" if acc == "-0" else "0.0")
     body = code_lines("as", "%xa32", TILE_ROW_STEP, m) + code_lines("bs", "%xb32", WIDE_STEP_B, n)
-    body += ["    %%sav1 = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (", ".join("%%as%d" % i for i in range(m)), m),
-             "    %%sav = vector.shape_cast %%sav1 : vector<%dxf8E8M0FNU> to vector<%dx1xf8E8M0FNU>" % (m, m),
-             "    %%sbv = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (", ".join("%%bs%d" % j for j in range(n)), n),
-             "    %%r = func.call @mm(%%a, %%b, %%sav, %%sbv) : (%s, %s, vector<%dx1xf8E8M0FNU>, vector<%dxf8E8M0FNU>) -> %s"
-             % (va, vb, m, n, vr),
+    body += ["    %%sav1 = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (", ".join("%%as%d" % i for i in range(m)), m)]
+    if not a_transposed:  # one code per row: vector<Mx1x...>
+        body += ["    %%sav = vector.shape_cast %%sav1 : vector<%dxf8E8M0FNU> to %s" % (m, vsa)]
+    body += ["    %%sbv = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (", ".join("%%bs%d" % j for j in range(n)), n),
+             "    %%r = func.call @mm(%%a, %%b, %s, %%sbv) : (%s, %s, %s, vector<%dxf8E8M0FNU>) -> %s"
+             % ("%sav1" if a_transposed else "%sav", va, vb, vsa, n, vr),
              "    %%cmn = arith.constant %d : index" % (m * n), "    %base = arith.muli %i, %cmn : index"]
     for i in range(m):
         for j in range(n):
@@ -745,7 +751,8 @@ def matmul_driver_module(fmt, k, a_rows, b_cols, acc):
                      "    memref.store %%i%d, %%buf[%%at%d] : memref<%dxi32>" % (q, q, total)]
     run_all = PAIR_LOOP_HEAD % dict(va=va, vb=vb, n=NUM_PAIRS, bufn=total) + "\n" + "\n".join(body) + "\n  }\n  return\n}"
     main = main_prologue(total, 1)
-    main += [line[2:] for line in element_vector("af", fmt, [c for row in a_rows for c in row])]
+    main += [line[2:] for line in element_vector("af", fmt, [a_rows[i][kk] for kk in range(k) for i in range(m)]
+                                                  if a_transposed else [c for row in a_rows for c in row])]
     main += [line[2:] for line in element_vector("bf", fmt, [b_cols[j][kk] for kk in range(k) for j in range(n)])]
     main += ["  %%a = vector.shape_cast %%af : vector<%dx%s> to %s" % (m * k, t, va),
              "  %%b = vector.shape_cast %%bf : vector<%dx%s> to %s" % (k * n, t, vb),

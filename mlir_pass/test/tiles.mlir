@@ -186,17 +186,63 @@ func.func @tile_matmul_constant(%a: vector<2x32xf4E2M1FN>, %b: vector<32x3xf4E2M
 
 // -----
 
-// Another layout (a transposed: (i, j, k) -> (k, i)) is not matched.
-// CHECK-LABEL: func.func @tile_other_layout(
-// CHECK: arith.scaling_extf
-// CHECK-NOT: scf.if
-func.func @tile_other_layout(%a: vector<32x2xf4E2M1FN>, %b: vector<32x3xf4E2M1FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> vector<2x3xf32> {
-  %sav = vector.broadcast %sa : f8E8M0FNU to vector<32x2xf8E8M0FNU>
-  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<32x3xf8E8M0FNU>
+// a held transposed, as vector<KxM> ((i, j, k) -> (k, i)): its per-column codes (a vector<M>
+// broadcast along the K rows) are the output's per-row codes. The post branch contracts the
+// unscaled elements with the same maps.
+// CHECK-LABEL: func.func @tile_matmul_at(
+// CHECK-SAME: %[[SA:[a-z0-9]+]]: vector<2xf8E8M0FNU>, %[[SB:[a-z0-9]+]]: vector<3xf8E8M0FNU>
+// CHECK: %[[XA8:.+]] = arith.bitcast %[[SA]] : vector<2xf8E8M0FNU> to vector<2xi8>
+// CHECK: %[[XA:.+]] = arith.extui %[[XA8]] : vector<2xi8> to vector<2xi32>
+// CHECK: %[[T:.+]] = vector.broadcast %[[XA]] : vector<2xi32> to vector<3x2xi32>
+// CHECK: vector.transpose %[[T]], [1, 0] : vector<3x2xi32> to vector<2x3xi32>
+// CHECK: scf.if %{{.*}} -> (vector<2x3xf32>) {
+// CHECK: arith.extf %{{.*}} : vector<32x2xf4E2M1FN> to vector<32x2xf32>
+// CHECK: vector.contract {{.*}} : vector<32x2xf32>, vector<32x3xf32> into vector<2x3xf32>
+// CHECK: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..117", mxcert.post = "f32"}
+func.func @tile_matmul_at(%a: vector<32x2xf4E2M1FN>, %b: vector<32x3xf4E2M1FN>, %sa: vector<2xf8E8M0FNU>, %sb: vector<3xf8E8M0FNU>) -> vector<2x3xf32> {
+  %sav = vector.broadcast %sa : vector<2xf8E8M0FNU> to vector<32x2xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : vector<3xf8E8M0FNU> to vector<32x3xf8E8M0FNU>
   %A = arith.scaling_extf %a, %sav : vector<32x2xf4E2M1FN>, vector<32x2xf8E8M0FNU> to vector<32x2xf32>
   %B = arith.scaling_extf %b, %sbv : vector<32x3xf4E2M1FN>, vector<32x3xf8E8M0FNU> to vector<32x3xf32>
   %z = arith.constant dense<0.0> : vector<2x3xf32>
-  // expected-remark @below {{left unchanged: the vector.contract is not one dot product per output element}}
+  // expected-remark @below {{(for every element of the tile) the certified agree set {xa:0..252,xb:0..252,e:-147..117} of e2m1xe2m1_f32_rne_keep_k33_any_dequant-post_bitwise.json}}
   %R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (k, i)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<32x2xf32>, vector<32x3xf32> into vector<2x3xf32>
   return %R : vector<2x3xf32>
+}
+
+// -----
+
+// The same with constant codes: decided at compile time per output element (a's column codes
+// are the rows' codes).
+// CHECK-LABEL: func.func @tile_matmul_at_constant(
+// CHECK-NOT: arith.scaling_extf
+// CHECK: vector.contract
+func.func @tile_matmul_at_constant(%a: vector<32x2xf4E2M1FN>, %b: vector<32x3xf4E2M1FN>) -> vector<2x3xf32> {
+  %sa = arith.constant dense<[0x7F, 0x80]> : vector<2xf8E8M0FNU>
+  %sb = arith.constant dense<[0x7F, 0x81, 0x70]> : vector<3xf8E8M0FNU>
+  %sav = vector.broadcast %sa : vector<2xf8E8M0FNU> to vector<32x2xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : vector<3xf8E8M0FNU> to vector<32x3xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sav : vector<32x2xf4E2M1FN>, vector<32x2xf8E8M0FNU> to vector<32x2xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<32x3xf4E2M1FN>, vector<32x3xf8E8M0FNU> to vector<32x3xf32>
+  %z = arith.constant dense<0.0> : vector<2x3xf32>
+  // expected-remark @below {{rewrote dequant to post: scale codes (per element, row-major) xa = [127, 127, 127, 128, 128, 128], xb = [127, 129, 112, 127, 129, 112] (e = [0, 2, -15, 1, 3, -14])}}
+  %R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (k, i)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<32x2xf32>, vector<32x3xf32> into vector<2x3xf32>
+  return %R : vector<2x3xf32>
+}
+
+// -----
+
+// Another layout (the output transposed: (i, j, k) -> (j, i)) is not matched.
+// CHECK-LABEL: func.func @tile_other_layout(
+// CHECK: arith.scaling_extf
+// CHECK-NOT: scf.if
+func.func @tile_other_layout(%a: vector<2x32xf4E2M1FN>, %b: vector<32x3xf4E2M1FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> vector<3x2xf32> {
+  %sav = vector.broadcast %sa : f8E8M0FNU to vector<2x32xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<32x3xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sav : vector<2x32xf4E2M1FN>, vector<2x32xf8E8M0FNU> to vector<2x32xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<32x3xf4E2M1FN>, vector<32x3xf8E8M0FNU> to vector<32x3xf32>
+  %z = arith.constant dense<0.0> : vector<3x2xf32>
+  // expected-remark @below {{left unchanged: the vector.contract is not one dot product per output element}}
+  %R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (j, i)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<2x32xf32>, vector<32x3xf32> into vector<3x2xf32>
+  return %R : vector<3x2xf32>
 }
