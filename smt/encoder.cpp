@@ -10,6 +10,12 @@
 
 namespace mxcert::smt {
 
+namespace {
+/// The smallest e = xa + xb - 254 of region r's pairs that its e range allows (the value of
+/// the constant e of a one-e region).
+int lowestE(const Region &r) { return std::max(r.e.lo, r.xa.lo + r.xb.lo - 254); }
+}  // namespace
+
 std::string describeQuery(const Query &q) {
   const ModelConfig &c = q.cfg;
   std::string fixed;
@@ -48,7 +54,7 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
   store_.setGoalOnly(someFixed);
   TermDomain d(store_);
   const Region &r = q.region;
-  const int eLo = std::max(r.e.lo, r.xa.lo + r.xb.lo - 254);
+  const int eLo = lowestE(r);
   const int eHi = std::min(r.e.hi, r.xa.hi + r.xb.hi - 254);
   if (eLo > eHi || r.xa.empty() || r.xb.empty()) {
     empty_ = true;
@@ -141,8 +147,7 @@ ConcreteInput LiaEncoding::inputFromModel(const std::map<std::string, Integer> &
   }
   const int64_t xa = m.at("xa").toInt64();
   const auto ei = m.find("e");  // absent when the region has one e value (a constant)
-  const int64_t e = ei != m.end() ? ei->second.toInt64()
-                                  : int64_t(std::max(q_.region.e.lo, q_.region.xa.lo + q_.region.xb.lo - 254));
+  const int64_t e = ei != m.end() ? ei->second.toInt64() : int64_t(lowestE(q_.region));
   in.xa = unsigned(xa);
   in.xb = unsigned(e - xa + 254);
   return in;

@@ -134,10 +134,12 @@ struct SolverTableOptions {
   /// (docs/solver.md, "Fixed trees proven by the induction"). False: the unrolled query only
   /// (`mxcert table --proof unrolled`).
   bool inductionFirst = true;
-  /// Without a closed form, at k <= exhaustiveSeedMaxK: the exhaustive engine's agree set as
-  /// the prediction and its witnesses (each confirmed by the reference evaluator), when it
-  /// finishes within exhaustiveSeedSeconds (0: never) and its a priori size (about P^(k-1)
-  /// states for P distinct products) is at most 2e5. The solver still proves every region.
+  /// At k <= exhaustiveSeedMaxK: the exhaustive engine's agree set as the prediction and its
+  /// witnesses (each confirmed by the reference evaluator), when it finishes within
+  /// exhaustiveSeedSeconds (0: never) and its a priori size (about P^(k-1) states for P
+  /// distinct products, P^k for a tree with a node of more than two children) is at most 2e5.
+  /// With a closed form it runs only before the witness search, if some excluded group has no
+  /// witness yet. The solver still proves every region.
   double exhaustiveSeedSeconds = 20;
   int exhaustiveSeedMaxK = 4;
   std::function<void(const std::string &)> log;
