@@ -660,6 +660,66 @@ bool traceBlockScale(Value v, int64_t lo, int64_t hi, BlockScale &s, std::string
   return false;
 }
 
+/// A `vector.contract` that computes one MX dot product per output element in a layout the
+/// fixed forms below do not name (docs/mlir.md, "Any contraction layout"): kind add, one
+/// reduction dimension k, every indexing map a projected permutation, both operands indexed by
+/// k and the result by every parallel dimension (batch dimensions, a transposed result, a
+/// broadcast operand). Result element o is then
+///   R[o] = acc[o] + sum over k of lhs[P_lhs(o, k)] * rhs[P_rhs(o, k)]
+/// (P_x: the iteration point (o, k) projected by operand x's map), one MX block per output
+/// element when each operand's scale is constant along k.
+struct ContractLayout {
+  SmallVector<int64_t> dimSize;  ///< the size of each iteration dimension
+  int64_t kDim = -1;             ///< the reduction dimension
+  SmallVector<int64_t> outDims;  ///< the iteration dimension of each result dimension
+  SmallVector<int64_t> lhsDims;  ///< the iteration dimension of each lhs dimension
+  SmallVector<int64_t> rhsDims;  ///< the iteration dimension of each rhs dimension
+  /// The number of result elements.
+  int64_t outElements() const {
+    int64_t n = 1;
+    for (int64_t d : outDims) n *= dimSize[d];
+    return n;
+  }
+  /// The iteration point of result element `flat` (row-major over the result), with k = 0.
+  SmallVector<int64_t> pointOf(int64_t flat) const {
+    SmallVector<int64_t> p(dimSize.size(), 0);
+    for (int64_t r = int64_t(outDims.size()) - 1; r >= 0; --r) {
+      p[outDims[r]] = flat % dimSize[outDims[r]];
+      flat /= dimSize[outDims[r]];
+    }
+    return p;
+  }
+};
+
+/// "(b, i, j)": the position of result element `flat` (row-major) of a ContractLayout.
+std::string elementName(const ContractLayout &L, int64_t flat) {
+  const SmallVector<int64_t> p = L.pointOf(flat);
+  std::string t;
+  for (int64_t d : L.outDims) t += (t.empty() ? "" : ", ") + std::to_string(p[size_t(d)]);
+  return "(" + t + ")";
+}
+
+/// One operand's scale codes in a ContractLayout: the scale vector (of the operand's shape)
+/// traced back through `vector.transpose`, `vector.broadcast`, `vector.shape_cast` that adds or
+/// drops unit dimensions, and 8-bit `arith.bitcast` to the value that holds the codes, with
+/// the iteration dimension that indexes each of its dimensions. The code of the scale at
+/// iteration point p is src[q] with q_j = p[srcDims[j]] (0 where srcDims[j] is -1).
+struct LayoutScale {
+  Value src;  ///< the value holding the codes: an f8E8M0FNU or i8 scalar, or a vector of them
+  bool bits = false;  ///< src holds i8 bits (else f8E8M0FNU values)
+  /// Per dimension of src: the iteration dimension indexing it, or -1 for a unit dimension.
+  /// Never k unless src is a constant (whose codes are then checked to be equal along k).
+  SmallVector<int64_t> srcDims;
+  std::optional<std::vector<unsigned>> constant;  ///< src's codes (row-major) when it is a constant
+  /// The code at iteration point `p` of a constant scale.
+  unsigned codeAt(ArrayRef<int64_t> p) const {
+    int64_t at = 0;
+    auto vt = dyn_cast<VectorType>(src.getType());
+    for (size_t j = 0; j < srcDims.size(); ++j) at = at * vt.getShape()[j] + (srcDims[j] < 0 ? 0 : p[srcDims[j]]);
+    return (*constant)[size_t(at)];
+  }
+};
+
 /// The op that sums the products of an MX block (docs/mlir.md, "What the pass matches").
 enum class RootKind {
   Reduction,      ///< `vector.reduction <add>, P [, acc]`: the ordered sum (acc first)
@@ -690,6 +750,10 @@ struct MxBlock {
   /// block's a (b) is row `rowA` (`rowB`) of the 2-D `a` (`b`) and of its scale; unset for a
   /// 1-D operand.
   std::optional<int64_t> rowA, rowB;
+  /// A `vector.contract` in another layout (ContractLayout): its dimensions, and each
+  /// operand's codes (traceLayoutScale) in place of sa, sb.
+  std::optional<ContractLayout> layout;
+  LayoutScale la, lb; ///< with `layout`: the codes of a and of b
   Value reduced; ///< the value the root reduces (replaced by the exact products in the post branch)
   Value acc;                      ///< the accumulator, a constant +0.0 or -0.0 (null: none)
   ReductionOrder order = ReductionOrder::Seq; ///< the trees the table must cover
@@ -828,6 +892,104 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
   return failure();
 }
 
+/// Traces operand `side`'s scale `scale` in a ContractLayout (docs/mlir.md, "Any contraction
+/// layout"): `dims` gives the iteration dimension of each dimension of the operand (and of its
+/// scale, which has the operand's shape). Returns false with `why` set when the codes are not
+/// one per MX block (they vary along k) or are not f8E8M0FNU / i8 values.
+bool traceLayoutScale(Value scale, SmallVector<int64_t> dims, const ContractLayout &L, const char *side,
+                      LayoutScale &s, std::string &why) {
+  Value v = scale;
+  while (true) {
+    if (auto cast = v.getDefiningOp<arith::BitcastOp>()) {  // 8 bits either way: the same code
+      if (getElementTypeOrSelf(cast.getIn().getType()).getIntOrFloatBitWidth() != 8) break;
+      v = cast.getIn();
+      continue;
+    }
+    if (auto tr = v.getDefiningOp<vector::TransposeOp>()) {  // result dim i is source dim perm[i]
+      SmallVector<int64_t> d(dims.size(), -1);
+      for (auto [i, p] : llvm::enumerate(tr.getPermutation())) d[size_t(p)] = dims[i];
+      dims = d;
+      v = tr.getVector();
+      continue;
+    }
+    if (auto bc = v.getDefiningOp<vector::BroadcastOp>()) {
+      auto from = dyn_cast<VectorType>(bc.getSource().getType());
+      v = bc.getSource();
+      if (!from) {  // a scalar broadcast everywhere
+        dims.clear();
+        break;
+      }
+      // The source's dimensions align with the result's trailing ones; a unit one is stretched.
+      const int64_t off = int64_t(dims.size()) - from.getRank();
+      SmallVector<int64_t> d;
+      for (int64_t j = 0; j < from.getRank(); ++j) d.push_back(from.getDimSize(j) == 1 ? -1 : dims[size_t(j + off)]);
+      dims = d;
+      continue;
+    }
+    if (auto sc = v.getDefiningOp<vector::ShapeCastOp>()) {  // only adding or dropping unit dimensions
+      auto from = cast<VectorType>(sc.getSource().getType());
+      auto to = cast<VectorType>(sc.getType());
+      SmallVector<int64_t> fromBig, toBig;  // the non-unit dimensions
+      for (int64_t j = 0; j < from.getRank(); ++j)
+        if (from.getDimSize(j) != 1) fromBig.push_back(j);
+      for (int64_t j = 0; j < to.getRank(); ++j)
+        if (to.getDimSize(j) != 1) toBig.push_back(j);
+      if (fromBig.size() != toBig.size() ||
+          !llvm::all_of(llvm::seq<size_t>(0, fromBig.size()), [&](size_t q) {
+            return from.getDimSize(fromBig[q]) == to.getDimSize(toBig[q]);
+          }))
+        break;
+      SmallVector<int64_t> d(size_t(from.getRank()), -1);
+      for (size_t q = 0; q < fromBig.size(); ++q) d[size_t(fromBig[q])] = dims[size_t(toBig[q])];
+      dims = d;
+      v = sc.getSource();
+      continue;
+    }
+    break;
+  }
+  Type et = getElementTypeOrSelf(v.getType());
+  if (!isa<Float8E8M0FNUType>(et) && !et.isInteger(8)) {
+    why = std::string("the scale of operand ") + side + " comes from a value of type " + typeStr(v.getType()) +
+          ", not f8E8M0FNU or i8 codes";
+    return false;
+  }
+  s.src = v;
+  s.bits = et.isInteger(8);
+  s.srcDims.clear();
+  if (auto vt = dyn_cast<VectorType>(v.getType())) {
+    if (vt.isScalable() || int64_t(dims.size()) != vt.getRank()) {
+      why = std::string("the scale of operand ") + side + " is a scalable or reshaped vector";
+      return false;
+    }
+    for (int64_t j = 0; j < vt.getRank(); ++j) s.srcDims.push_back(vt.getDimSize(j) == 1 ? -1 : dims[size_t(j)]);
+  }
+  Attribute attr;
+  if (matchPattern(v, m_Constant(&attr))) {
+    std::vector<unsigned> codes;
+    if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+      for (Attribute a : dense.getValues<Attribute>()) codes.push_back(codeOfAttr(a).value_or(0));
+    } else if (std::optional<unsigned> c = codeOfAttr(attr)) {
+      codes.push_back(*c);
+    }
+    s.constant = codes;
+  }
+  if (llvm::is_contained(s.srcDims, L.kDim)) {
+    // Codes indexed by k: one MX block per output element only if they are equal along k.
+    bool equal = s.constant.has_value();
+    for (int64_t o = 0; equal && o < L.outElements(); ++o) {
+      SmallVector<int64_t> p = L.pointOf(o);
+      const unsigned first = s.codeAt(p);
+      for (p[L.kDim] = 1; equal && p[L.kDim] < L.dimSize[L.kDim]; ++p[L.kDim]) equal = s.codeAt(p) == first;
+    }
+    if (!equal) {
+      why = std::string("the scale of operand ") + side +
+            " varies along the reduction dimension (a scale per element, not one per MX block)";
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Whether `op` lies in the else branch of a runtime guard this pass inserted (the original
 /// computation kept there is not matched again).
 bool insideGuardElse(Operation *op) {
@@ -894,7 +1056,7 @@ LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
           (m.mul ? "`arith.mulf`" : "`vector.contract`") + " is not an `arith.scaling_extf`";
     return failure();
   }
-  if (!vt || vt.getRank() != (m.rows ? 2 : 1) || vt.isScalable()) {
+  if (!vt || (!m.layout && vt.getRank() != (m.rows ? 2 : 1)) || vt.isScalable()) {
     why = m.rows ? "the tile is not a fixed-size 2-D vector" : "the reduction is not over a fixed-length 1-D vector";
     return failure();
   }
@@ -908,7 +1070,7 @@ LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
   }
   m.a = m.extA.getIn();
   m.b = m.extB.getIn();
-  m.k = int(m.aTransposed ? vt.getShape().front() : vt.getShape().back());
+  m.k = int(m.layout ? m.layout->dimSize[m.layout->kDim] : m.aTransposed ? vt.getShape().front() : vt.getShape().back());
   for (auto [v, side, fmt] : {std::tuple{m.a, "a", &m.fa}, std::tuple{m.b, "b", &m.fb}}) {
     Type et = getElementTypeOrSelf(v.getType());
     std::optional<ElementFormat> f = elementFormatOf(et);
@@ -919,6 +1081,9 @@ LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
     }
     *fmt = *f;
   }
+  if (m.layout)  // any contraction layout: each operand's codes per iteration point
+    return success(traceLayoutScale(m.extA.getScale(), m.layout->lhsDims, *m.layout, "a", m.la, why) &&
+                   traceLayoutScale(m.extB.getScale(), m.layout->rhsDims, *m.layout, "b", m.lb, why));
   // In a tile, an operand of rank 2 has one block per row; a rank-1 one is shared by the rows.
   // (A row of a 2-D operand: its scale is matched over the operand's rows, then the row picked.)
   auto rowsOf = [&](Value v, std::optional<int64_t> row) {
@@ -1016,22 +1181,88 @@ FailureOr<MxBlock> matchMxBlock(vector::MultiDimReductionOp op, bool &candidate,
   }
   candidate = true;
   auto vt = dyn_cast<VectorType>(op.getSource().getType());
-  // A 1-D vector reduced to a scalar, or the rows of a 2-D one: reduction dimension [1].
-  if (vt && vt.getRank() == 2 && !vt.isScalable() && op.getReductionDims() == ArrayRef<int64_t>{1})
+  // A 1-D vector reduced to a scalar.
+  if (vt && vt.getRank() == 1) {
+    if (failed(matchBlockOperands(m, vt, why))) return failure();
+    return m;
+  }
+  // The rows of a 2-D one: reduction dimension [1], codes one or one per row.
+  if (vt && vt.getRank() == 2 && !vt.isScalable() && op.getReductionDims() == ArrayRef<int64_t>{1}) {
     m.rows = int(vt.getShape()[0]);
-  else if (vt && vt.getRank() != 1) {
+    if (succeeded(matchBlockOperands(m, vt, why))) return m;
+    // Else (codes in a form the fixed tile does not read) the general reading decides.
+  }
+  // Any rank: one reduction dimension k, each output element the sum over k of one line of
+  // the product (what linalg vectorization makes of a batch matmul), read as a ContractLayout
+  // whose operands are both indexed by every dimension of the product.
+  if (!vt || vt.isScalable() || op.getReductionDims().size() != 1) {
     why = "the vector.multi_reduction reduces dimensions [" +
           [&] {
             std::string d;
             for (int64_t x : op.getReductionDims()) d += (d.empty() ? "" : ", ") + std::to_string(x);
             return d;
           }() +
-          "] of a rank-" + std::to_string(vt.getRank()) +
-          " vector (the pass matches a 1-D vector reduced to a scalar, or each row of a 2-D one: [1])";
+          "] of a " + (vt ? "rank-" + std::to_string(vt.getRank()) : std::string("scalable")) +
+          " vector (an MX block is a dot product over one dimension)";
     return failure();
   }
-  if (failed(matchBlockOperands(m, vt, why))) return failure();
-  return m;
+  MxBlock g = blockOf(op, RootKind::MultiReduction, ReductionOrder::Any, op.getAcc());
+  g.mul = m.mul;
+  g.extA = m.extA;
+  g.extB = m.extB;
+  g.reduced = m.reduced;
+  ContractLayout L;
+  L.dimSize.assign(vt.getShape().begin(), vt.getShape().end());
+  L.kDim = op.getReductionDims()[0];
+  for (int64_t d = 0; d < vt.getRank(); ++d) {
+    L.lhsDims.push_back(d);
+    L.rhsDims.push_back(d);
+    if (d != L.kDim) L.outDims.push_back(d);
+  }
+  g.layout = L;
+  if (failed(matchBlockOperands(g, vt, why))) return failure();
+  return g;
+}
+
+/// The ContractLayout of `op` (a vector.contract with a vector result, kind add), or failure
+/// with `why` naming the condition its indexing maps break.
+FailureOr<ContractLayout> contractLayout(vector::ContractionOp op, std::string &why) {
+  ContractLayout L;
+  const SmallVector<vector::IteratorType> iters = op.getIteratorTypesArray();
+  for (auto [d, it] : llvm::enumerate(iters))
+    if (it == vector::IteratorType::reduction) {
+      if (L.kDim >= 0) {
+        why = "the vector.contract reduces over more than one dimension (an MX block is a dot product over one)";
+        return failure();
+      }
+      L.kDim = int64_t(d);
+    }
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto lt = dyn_cast<VectorType>(op.getLhs().getType());
+  auto rt = dyn_cast<VectorType>(op.getRhs().getType());
+  auto ot = dyn_cast<VectorType>(op.getResultType());
+  if (L.kDim < 0 || !lt || !rt || !ot || lt.isScalable() || rt.isScalable() || ot.isScalable()) {
+    why = "the vector.contract has no reduction dimension or a scalable operand";
+    return failure();
+  }
+  L.dimSize.assign(iters.size(), 0);
+  auto dimsOf = [&](AffineMap map, VectorType t, SmallVector<int64_t> &dims) {
+    if (!map.isProjectedPermutation() || map.getNumSymbols() != 0) return false;
+    for (unsigned r = 0; r < map.getNumResults(); ++r) {
+      const int64_t d = map.getDimPosition(r);
+      dims.push_back(d);
+      L.dimSize[size_t(d)] = t.getDimSize(r);
+    }
+    return true;
+  };
+  if (!dimsOf(maps[0], lt, L.lhsDims) || !dimsOf(maps[1], rt, L.rhsDims) || !dimsOf(maps[2], ot, L.outDims) ||
+      !llvm::is_contained(L.lhsDims, L.kDim) || !llvm::is_contained(L.rhsDims, L.kDim) ||
+      int64_t(L.outDims.size()) + 1 != int64_t(iters.size()) || llvm::is_contained(L.outDims, L.kDim)) {
+    why = "the vector.contract is not one dot product per output element: its indexing maps must be projected "
+          "permutations, both operands indexed by the one reduction dimension and the result by every parallel one";
+    return failure();
+  }
+  return L;
 }
 
 /// The same for a `vector.contract` of two 1-D vectors into a scalar: indexing maps
@@ -1082,18 +1313,25 @@ FailureOr<MxBlock> matchMxBlock(vector::ContractionOp op, bool &candidate, std::
                   (maps[1] == map(3, {2, 1}) || maps[1] == map(3, {1, 2})) &&
                   maps[2] == map(3, {0, 1}) && lt && lt.getRank() == 2 && !lt.isScalable() && rt &&
                   rt.getRank() == 2 && !rt.isScalable();
-    if (!rowwise && !matmul) {
-      why = "the vector.contract is not one dot product per output element: the pass matches indexing maps "
-            "(i, k) -> (i, k), (i, k) -> (k) or (i, k), (i, k) -> (i), and (i, j, k) -> (i, k) or (k, i), (k, j) or "
-            "(j, k), (i, j), with k the one reduction";
-      return failure();
+    if (rowwise || matmul) {
+      m.aTransposed = matmul && maps[0] == map(3, {2, 0});
+      m.rows = int(lt.getShape()[m.aTransposed ? 1 : 0]);
+      if (matmul) {
+        m.cols = int(maps[1] == map(3, {2, 1}) ? rt.getShape()[1] : rt.getShape()[0]);
+        m.bTransposed = maps[1] == map(3, {1, 2});
+      }
+      if (succeeded(matchBlockOperands(m, lt, why))) return m;
+      // Else (scales in a form the fixed tiles do not read) the general reading decides.
     }
-    m.aTransposed = matmul && maps[0] == map(3, {2, 0});
-    m.rows = int(lt.getShape()[m.aTransposed ? 1 : 0]);
-    if (matmul) {
-      m.cols = int(maps[1] == map(3, {2, 1}) ? rt.getShape()[1] : rt.getShape()[0]);
-      m.bTransposed = maps[1] == map(3, {1, 2});
-    }
+    // Any other layout that is one dot product per output element (ContractLayout).
+    FailureOr<ContractLayout> layout = contractLayout(op, why);
+    if (failed(layout)) return failure();
+    MxBlock g = blockOf(op, RootKind::Contract, ReductionOrder::Any, op.getAcc());
+    g.extA = m.extA;
+    g.extB = m.extB;
+    g.layout = *layout;
+    if (failed(matchBlockOperands(g, lt, why))) return failure();
+    return g;
   }
   if (failed(matchBlockOperands(m, lt, why))) return failure();
   return m;
@@ -1143,6 +1381,51 @@ Value codeI32(OpBuilder &b, Location loc, const BlockScale &s) {
     v = vector::ExtractOp::create(b, loc, v, SmallVector<int64_t>(vt.getRank(), 0));
   Value i8 = s.bits ? v : Value(arith::BitcastOp::create(b, loc, b.getI8Type(), v));
   return arith::ExtUIOp::create(b, loc, i32, i8);
+}
+
+/// The codes of a LayoutScale as a vector<result shape x i32> (docs/mlir.md, "Any contraction
+/// layout"): the codes bitcast to i8 and zero-extended, unit dimensions dropped
+/// (`vector.shape_cast`), then `vector.broadcast` over the result dimensions that do not index
+/// them and `vector.transpose` into the result's order; a constant scale gives a constant.
+Value layoutCodesI32(OpBuilder &b, Location loc, const LayoutScale &s, const ContractLayout &L) {
+  Type i32 = b.getI32Type(), i8 = b.getI8Type();
+  SmallVector<int64_t> outShape;
+  for (int64_t d : L.outDims) outShape.push_back(L.dimSize[d]);
+  auto outType = VectorType::get(outShape, i32);
+  if (s.constant) {  // the code of each result element (equal along k: traceLayoutScale)
+    SmallVector<APInt> codes;
+    for (int64_t o = 0; o < L.outElements(); ++o) codes.push_back(APInt(32, s.codeAt(L.pointOf(o))));
+    return arith::ConstantOp::create(b, loc, outType, DenseElementsAttr::get(outType, codes));
+  }
+  Value v = s.src;
+  SmallVector<int64_t> kept;  // the iteration dimensions of the non-unit dimensions of src, in order
+  for (int64_t d : s.srcDims)
+    if (d >= 0) kept.push_back(d);
+  if (auto vt = dyn_cast<VectorType>(v.getType())) {
+    if (kept.empty()) {  // one code in a vector of unit dimensions
+      v = vector::ExtractOp::create(b, loc, v, SmallVector<int64_t>(vt.getRank(), 0));
+    } else if (int64_t(kept.size()) != vt.getRank()) {
+      SmallVector<int64_t> shape;
+      for (int64_t d : kept) shape.push_back(L.dimSize[d]);
+      v = vector::ShapeCastOp::create(b, loc, VectorType::get(shape, vt.getElementType()), v);
+    }
+  }
+  if (!s.bits) v = arith::BitcastOp::create(b, loc, withShapeOf(v.getType(), i8), v);
+  v = arith::ExtUIOp::create(b, loc, withShapeOf(v.getType(), i32), v);
+  // Broadcast to [the result dimensions src lacks (in the result's order)..., kept...], then
+  // transpose into the result's order.
+  SmallVector<int64_t> order, shape;
+  for (int64_t d : L.outDims)
+    if (!llvm::is_contained(kept, d)) order.push_back(d);
+  order.append(kept.begin(), kept.end());
+  for (int64_t d : order) shape.push_back(L.dimSize[d]);
+  auto vt = dyn_cast<VectorType>(v.getType());
+  if (!vt || vt.getRank() != int64_t(shape.size())) v = vector::BroadcastOp::create(b, loc, VectorType::get(shape, i32), v);
+  SmallVector<int64_t> perm;
+  for (int64_t d : L.outDims) perm.push_back(int64_t(llvm::find(order, d) - order.begin()));
+  if (!llvm::equal(perm, llvm::seq<int64_t>(0, int64_t(perm.size()))))
+    v = vector::TransposeOp::create(b, loc, v, perm);
+  return v;
 }
 
 /// The guard as an i1: OR over regions of (lo <= xa <= hi) && (lo <= xb <= hi) && (lo <= e <= hi),
@@ -1384,7 +1667,16 @@ private:
       if (sc.code) return {*sc.code};
       return sc.rowCodes;  // empty unless per-row constants
     };
-    const std::vector<unsigned> xas = constCodes(m->sa), xbs = constCodes(m->sb);
+    std::vector<unsigned> xas = constCodes(m->sa), xbs = constCodes(m->sb);
+    if (m->layout) {  // one pair of codes per result element, when both are constants
+      xas.clear();
+      xbs.clear();
+      if (m->la.constant && m->lb.constant)
+        for (int64_t o = 0; o < m->layout->outElements(); ++o) {
+          xas.push_back(m->la.codeAt(m->layout->pointOf(o)));
+          xbs.push_back(m->lb.codeAt(m->layout->pointOf(o)));
+        }
+    }
     bool constant = !xas.empty() && !xbs.empty();
     if (state.mode == PlacementMode::Static && !constant)
       return leave(op, rewriter, "mode=static and the scale codes are not compile-time constants");
@@ -1392,6 +1684,7 @@ private:
     // Per dot product (row, or output element i * N + j of a matmul tile): xa, xb and e; one
     // entry when every one has the same codes.
     const bool grid = m->cols && (xas.size() > 1 || xbs.size() > 1);
+    const bool perElement = grid || m->layout;  // codes listed per result element, row-major
     const size_t nRows = grid ? size_t(m->rows) * size_t(m->cols) : std::max(xas.size(), xbs.size());
     std::vector<int> xaRow, xbRow, eRow;
     if (decideStatically)
@@ -1407,7 +1700,7 @@ private:
       for (int x : v) t += (t.empty() ? "" : ", ") + std::to_string(x);
       return "[" + t + "]";
     };
-    std::string codes = decideStatically ? std::string(nRows > 1 ? (grid ? "scale codes (per element, row-major) xa = "
+    std::string codes = decideStatically ? std::string(nRows > 1 ? (perElement ? "scale codes (per element, row-major) xa = "
                                                                            : "scale codes (per row) xa = ")
                                                                     : "scale codes xa = ") +
                                                list(xaRow) + ", xb = " + list(xbRow)
@@ -1437,7 +1730,8 @@ private:
         if (!guard.contains(xaRow[i], xbRow[i]))
           return leave(op, rewriter,
                        codes +
-                           (nRows > 1 ? (grid ? ": element (" + std::to_string(i / size_t(m->cols)) + ", " +
+                           (nRows > 1 ? (m->layout ? ": element " + elementName(*m->layout, int64_t(i))
+                                         : grid ? ": element (" + std::to_string(i / size_t(m->cols)) + ", " +
                                                     std::to_string(i % size_t(m->cols)) + ")"
                                               : ": row " + std::to_string(i)) +
                                             "'s codes lie"
@@ -1455,15 +1749,22 @@ private:
     }
 
     // Runtime guard: post where the codes lie in the agree set, the original ops elsewhere.
-    const bool perRow = m->sa.perRow || m->sb.perRow;
+    const bool perRow = m->sa.perRow || m->sb.perRow || m->layout;
     remark(op, std::string("inserted a runtime guard: post where (xa, xb) lies in ") +
-                   (perRow ? (m->cols ? "(for every element of the tile) " : "(for every row of the tile) ") : "") +
+                   (perRow ? ((m->cols || m->layout) ? "(for every element of the tile) " : "(for every row of the tile) ") : "") +
                    agreeSet + guardText + " of " + tableName +
                    ", dequant elsewhere" + modeNote);
     Location loc = op->getLoc();
     rewriter.setInsertionPoint(op);
-    Value xaV = codeI32(rewriter, loc, m->sa), xbV = codeI32(rewriter, loc, m->sb);
-    if (perRow && m->cols) {  // a matmul tile: codes of output (i, j), xa of row i, xb of column j
+    Value xaV, xbV;
+    if (m->layout) {  // codes per result element, vector<result shape x i32>
+      xaV = layoutCodesI32(rewriter, loc, m->la, *m->layout);
+      xbV = layoutCodesI32(rewriter, loc, m->lb, *m->layout);
+    } else {
+      xaV = codeI32(rewriter, loc, m->sa);
+      xbV = codeI32(rewriter, loc, m->sb);
+    }
+    if (!m->layout && perRow && m->cols) {  // a matmul tile: codes of output (i, j), xa of row i, xb of column j
       Type i32 = rewriter.getI32Type();
       auto out = VectorType::get({m->rows, m->cols}, i32);
       if (isa<VectorType>(xaV.getType())) {  // vector<M> -> [i, j] = xa[i]
@@ -1473,7 +1774,7 @@ private:
         xaV = vector::BroadcastOp::create(rewriter, loc, out, xaV);
       }
       xbV = vector::BroadcastOp::create(rewriter, loc, out, xbV);  // vector<N> -> [i, j] = xb[j]; or one code
-    } else if (perRow) {  // one code per row on both sides
+    } else if (!m->layout && perRow) {  // one code per row on both sides
       auto rowsI32 = VectorType::get({m->rows}, rewriter.getI32Type());
       if (!isa<VectorType>(xaV.getType())) xaV = vector::BroadcastOp::create(rewriter, loc, rowsI32, xaV);
       if (!isa<VectorType>(xbV.getType())) xbV = vector::BroadcastOp::create(rewriter, loc, rowsI32, xbV);

@@ -249,9 +249,9 @@ struct MxScalePlacementState {
 
 /// Adds the patterns that rewrite matched MX block dot products, rooted at the op that sums
 /// the products: `vector.reduction` (with or without a zero accumulator),
-/// `vector.multi_reduction` and `vector.contract`: one dot product, a tile of one per row, or
-/// a matmul tile of one per output element, with scales per block, per row or column, or per
-/// block of a wide K (docs/mlir.md, "What the pass matches"). `state` must outlive the pattern set. Driven once per op (as
+/// `vector.multi_reduction` and `vector.contract`: one dot product, a tile of one per row, a
+/// matmul tile or a contraction in any layout (batch dimensions, a transposed result) of one
+/// per output element, with scales per block, per row or column, or per block of a wide K (docs/mlir.md, "What the pass matches"). `state` must outlive the pattern set. Driven once per op (as
 /// `walkAndApplyPatterns` does), every decision is reported exactly once.
 void populateMxScalePlacementPatterns(mlir::RewritePatternSet &patterns, MxScalePlacementState &state);
 

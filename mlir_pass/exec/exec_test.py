@@ -467,14 +467,20 @@ def check_tile(args, fmt, k, acc, view="tile"):
     return summary, problems
 
 
-def check_matmul(args, fmt, k, acc, a_transposed=False):
+MATMUL_FORMS = {"contract-matmul": "mk", "contract-matmul-at": "km", "contract-matmul-ct": "ct", "contract-bmm": "batch"}
+
+
+def check_matmul(args, fmt, k, acc, layout="mk"):
     """A 2 x K times K x 3 matmul tile (vector.contract with two parallel dimensions) with one
-    code per row of A and per column of B, through the three lowerings, every (xa, xb) (with
-    a_transposed: A held as its K x 2 transpose, read with (i, j, k) -> (k, i));
-    --mx-to-llvm sums each output's products (from -0.0), then adds the accumulator: the
-    model is each (row, column) dot product over k + 1 leaves, the accumulator last."""
+    code per row of A and per column of B, through the three lowerings, every (xa, xb). The
+    layout (mx.matmul_driver_module): "mk"; "km", A held as its K x 2 transpose, read with
+    (i, j, k) -> (k, i); "ct", the result held as its 3 x 2 transpose, (i, j, k) -> (j, i);
+    "batch", a batch matmul (b, i, j, k) of 2 batches of 2 x K times K x 2 (the codes of row
+    b * 2 + i and column b * 2 + j). --mx-to-llvm sums each output's products (from -0.0), then
+    adds the accumulator: the model is each (row, column) dot product over k + 1 leaves, the
+    accumulator last."""
     t0 = time.time()
-    work = mx.ensure_dir(os.path.join(args.workdir, "k%d-matmul%s%s" % (k, "-at" if a_transposed else "", acc)))
+    work = mx.ensure_dir(os.path.join(args.workdir, "k%d-matmul-%s%s" % (k, layout, acc)))
     with open(table_path(args.tables, fmt, k, "keep", acc)) as f:
         table = json.load(f)
     vectors = fewer(args, build_vectors(fmt, k, json.load(open(table_path(args.tables, fmt, k))), args.all_vectors,
@@ -483,10 +489,15 @@ def check_matmul(args, fmt, k, acc, a_transposed=False):
     # A: the first vector and its negation; B: the next vectors' b, with negative zeros.
     a_rows = [list(vectors[0][1]), [c ^ S for c in vectors[0][1]]]
     b_cols = [list(vectors[min(1, len(vectors) - 1)][2]), list(reversed(vectors[0][2])), [S] * k]
-    m, n = len(a_rows), len(b_cols)
+    if layout == "batch":  # 2 batches: the rows and columns above, then other ones
+        b_cols = b_cols[:2]
+        a_rows += [list(reversed(vectors[0][1])), list(vectors[min(2, len(vectors) - 1)][1])]
+        b_cols += [[S] * k, list(vectors[min(2, len(vectors) - 1)][2])]
+    outs = mx.matmul_outputs(layout, len(a_rows) // (mx.MATMUL_BATCH if layout == "batch" else 1),
+                             len(b_cols) // (mx.MATMUL_BATCH if layout == "batch" else 1))
     src = os.path.join(work, "input.mlir")
     with open(src, "w") as f:
-        f.write(mx.matmul_driver_module(fmt, k, a_rows, b_cols, acc, a_transposed))
+        f.write(mx.matmul_driver_module(fmt, k, a_rows, b_cols, acc, layout))
     post_all = write_post_all(work, table)
     trust = trust_options(args)
     placement = "--mx-scale-placement=" + trust
@@ -499,29 +510,34 @@ def check_matmul(args, fmt, k, acc, a_transposed=False):
         return None, problems
     # Each output over k + 1 leaves, the accumulator last (the post branch sums it with the
     # exact products, before the scaling, as the k + 1 table's post placement does).
-    model = {(i, j): mx.model_bits(args.mxcert, fmt, fmt, k + 1, *mx.model_leaves(fmt, fmt, a_rows[i], b_cols[j], acc,
+    model = {(r, c): mx.model_bits(args.mxcert, fmt, fmt, k + 1, *mx.model_leaves(fmt, fmt, a_rows[r], b_cols[c], acc,
                                                                                  last=True), ("dequant", "post"))
-             for i in range(m) for j in range(n)}
+             for r, c in outs}
+    nq = len(outs)
     counts = {name: 0 for name, _ in variants}
     for name, _ in variants:
         got = canonical(results[name][0])
         for xa in range(256):
             for xb in range(256):
-                codes = [(mx.tile_row_code(xa, i), mx.wide_code(xb, j, mx.WIDE_STEP_B)) for i in range(m) for j in range(n)]
+                codes = [(mx.tile_row_code(xa, r), mx.wide_code(xb, c, mx.WIDE_STEP_B)) for r, c in outs]
                 # post-all: post where every output's codes are finite (one guard for the tile).
                 use_post = name == "post-all" and all(ca <= 254 and cb <= 254 for ca, cb in codes)
                 for q, (ca, cb) in enumerate(codes):
-                    w = canonical([model[(q // n, q % n)]["post" if use_post else "dequant"][ca * 256 + cb]])[0]
-                    g = got[(xa * 256 + xb) * m * n + q]
+                    w = canonical([model[outs[q]]["post" if use_post else "dequant"][ca * 256 + cb]])[0]
+                    g = got[(xa * 256 + xb) * nq + q]
                     if g != w:
                         counts[name] += 1
                         if len(problems) < 40:
-                            problems.append("%s k=%d matmul %s: xa=%d xb=%d element (%d, %d) got 0x%08X, want 0x%08X" % (
-                                fmt, k, name, xa, xb, q // n, q % n, g, w))
-    summary = dict(rows=m, cols=n, pairs=mx.NUM_PAIRS, mismatches=counts, seconds=round(time.time() - t0, 1))
-    print("%s k=%d as a %dx%d%s times %dx%d vector.contract matmul tile from %s, row codes (xa + %d i), column codes "
-          "(xb + %d j) mod 256: %d code pairs x %d outputs; mismatches: original %d, rewritten %d, post-all %d (%.0f s)" % (
-              fmt, k, m, k, " (held transposed, (k, i))" if a_transposed else "", k, n, acc, mx.TILE_ROW_STEP, mx.WIDE_STEP_B, mx.NUM_PAIRS, m * n, counts["original"],
+                            problems.append("%s k=%d matmul %s %s: xa=%d xb=%d output %d (row %d, column %d) got 0x%08X, "
+                                            "want 0x%08X" % (fmt, k, layout, name, xa, xb, q, outs[q][0], outs[q][1], g, w))
+    summary = dict(layout=layout, outputs=nq, pairs=mx.NUM_PAIRS, mismatches=counts, seconds=round(time.time() - t0, 1))
+    what = {"mk": "a 2x%d times %dx3 matmul tile" % (k, k),
+            "km": "a 2x%d (held transposed, (k, i)) times %dx3 matmul tile" % (k, k),
+            "ct": "a 2x%d times %dx3 matmul tile into its transpose ((j, i))" % (k, k),
+            "batch": "a batch of 2 2x%d times %dx2 matmuls ((b, i, j, k))" % (k, k)}[layout]
+    print("%s k=%d as %s (vector.contract) from %s, row codes (xa + %d r), column codes (xb + %d c) mod 256: "
+          "%d code pairs x %d outputs; mismatches: original %d, rewritten %d, post-all %d (%.0f s)" % (
+              fmt, k, what, acc, mx.TILE_ROW_STEP, mx.WIDE_STEP_B, mx.NUM_PAIRS, nq, counts["original"],
               counts["rewritten"], counts["post-all"], summary["seconds"]))
     return summary, problems
 
@@ -641,14 +657,14 @@ def main():
             form, acc = mx.parse_form(form_text or "reduction")
         except ValueError as e:
             ap.error("--k %s: %s" % (spec, e))
-        if form in ("contract-tile", "contract-rows", "contract-matmul", "contract-matmul-at", "linalg", "wide"):
+        if form in ("contract-tile", "contract-rows", "linalg", "wide") or form in MATMUL_FORMS:
             if args.b_format and args.b_format != args.format:
                 ap.error("--k %s: --b-format is for the 1-D forms only" % spec)
             if args.denormal != "ieee":
                 ap.error("--k %s: %s runs in the ieee environment only" % (spec, form))
             summary, problems = (check_wide(args, args.format, k) if form == "wide"
-                                 else check_matmul(args, args.format, k, acc, form == "contract-matmul-at")
-                                 if form in ("contract-matmul", "contract-matmul-at")
+                                 else check_matmul(args, args.format, k, acc, MATMUL_FORMS[form])
+                                 if form in MATMUL_FORMS
                                  else check_tile(args, args.format, k, acc,
                                                  view={"linalg": "linalg", "contract-rows": "rows"}.get(form, "tile")))
             for p in problems:

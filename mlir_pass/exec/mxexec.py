@@ -115,11 +115,12 @@ def scale_lines(var, code_var, vs, k, form):
 # (acc first), vector.multi_reduction and a 1-D vector.contract (the order is the lowering's;
 # --mx-to-llvm sums acc first); contract-tile: exec_test.py's 4xK tile (tile_driver_module);
 # contract-rows: the same tile lowered to per-row reductions by upstream first; contract-matmul: a
-# 2xK times Kx3 tile with per-row and per-column codes (matmul_driver_module);
+# 2xK times Kx3 tile with per-row and per-column codes (matmul_driver_module), also with A held
+# transposed (-at), the result held transposed (-ct), and as a batch matmul of 2 batches (contract-bmm);
 # linalg: the same product as a linalg.generic through the linalg pipeline (linalg_driver_module);
 # wide: 4 blocks of K, each reduced on its own, the sums added (wide_driver_module).
 FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract", "contract-tile", "contract-rows",
-         "contract-matmul", "contract-matmul-at", "linalg", "wide")
+         "contract-matmul", "contract-matmul-at", "contract-matmul-ct", "contract-bmm", "linalg", "wide")
 
 
 def parse_form(text):
@@ -709,53 +710,90 @@ def linalg_driver_module(fmt, k, rows, vectors, acc):
 # A matmul tile: vector.contract of vector<MxK> and vector<KxN> into vector<MxN>
 
 
-def matmul_driver_module(fmt, k, a_rows, b_cols, acc, a_transposed=False):
-    """@mm: the matmul tile C = A B from the accumulator acc ("+0" / "-0"), row i of A scaled by
-    its code (a vector<Mx1xf8E8M0FNU> broadcast along the row), column j of B by its code (a
-    vector<N> broadcast along the K rows). With a_transposed, A is held as its transpose, a
-    vector<KxM> read with (i, j, k) -> (k, i), its codes a vector<M> broadcast along the K rows.
-    @main runs all 65536 (xa, xb) with row i's code tile_row_code(xa, i) and column j's
-    wide_code(xb, j, WIDE_STEP_B); result (i, j) of pair (xa, xb) at
-    (xa * 256 + xb) * M * N + i * N + j; one printed memref."""
+MATMUL_LAYOUTS = ("mk", "km", "ct", "batch")
+MATMUL_BATCH = 2  # the "batch" layout's number of batches
+
+
+def matmul_outputs(layout, m, n):
+    """The outputs of a matmul driver of `layout` (MATMUL_LAYOUTS) over M rows of A and N columns
+    of B (per batch for "batch"): a list of (row of A, column of B), in the order the driver
+    stores them (the result's row-major order)."""
+    if layout == "ct":  # the result held transposed: (j, i)
+        return [(i, j) for j in range(n) for i in range(m)]
+    if layout == "batch":
+        return [(b * m + i, b * n + j) for b in range(MATMUL_BATCH) for i in range(m) for j in range(n)]
+    return [(i, j) for i in range(m) for j in range(n)]
+
+
+def matmul_driver_module(fmt, k, a_rows, b_cols, acc, layout="mk"):
+    """@mm: the matmul C = A B from the accumulator acc ("+0" / "-0"), one vector.contract, row
+    r of A scaled by its code (a vector<Mx1xf8E8M0FNU> broadcast along the row), column c of B
+    by its code (a vector<N> broadcast along the K rows). The layout (MATMUL_LAYOUTS): "mk" A is
+    vector<MxK>; "km" A is held as its transpose, a vector<KxM> read with (i, j, k) -> (k, i),
+    its codes a vector<M> broadcast along the K rows; "ct" the result is held transposed, a
+    vector<NxM> written with (i, j, k) -> (j, i); "batch" a batch matmul (b, i, j, k) of
+    MATMUL_BATCH batches, A vector<BxMxK> with codes vector<BxMx1>, B vector<BxKxN> with codes
+    vector<Bx1xN>, rows b * M + i of a_rows and columns b * N + j of b_cols.
+    @main runs all 65536 (xa, xb) with row r's code tile_row_code(xa, r) and column c's
+    wide_code(xb, c, WIDE_STEP_B); output q (matmul_outputs) of pair (xa, xb) at
+    (xa * 256 + xb) * Q + q; one printed memref."""
     t = FORMATS[fmt]["mlir"]
-    m, n = len(a_rows), len(b_cols)
-    ashape = (k, m) if a_transposed else (m, k)
-    va, vb, vr = "vector<%dx%dx%s>" % (ashape + (t,)), "vector<%dx%dx%s>" % (k, n, t), "vector<%dx%dxf32>" % (m, n)
-    vsa = "vector<%dxf8E8M0FNU>" % m if a_transposed else "vector<%dx1xf8E8M0FNU>" % m
-    total = NUM_PAIRS * m * n
-    mm = """func.func @mm(%%a: %(va)s, %%b: %(vb)s, %%sa: %(vsa)s, %%sb: vector<%(n)dxf8E8M0FNU>) -> %(vr)s {
-  %%sav = vector.broadcast %%sa : %(vsa)s to vector<%(a0)dx%(a1)dxf8E8M0FNU>
-  %%sbv = vector.broadcast %%sb : vector<%(n)dxf8E8M0FNU> to vector<%(k)dx%(n)dxf8E8M0FNU>
-  %%A = arith.scaling_extf %%a, %%sav : %(va)s, vector<%(a0)dx%(a1)dxf8E8M0FNU> to vector<%(a0)dx%(a1)dxf32>
-  %%B = arith.scaling_extf %%b, %%sbv : %(vb)s, vector<%(k)dx%(n)dxf8E8M0FNU> to vector<%(k)dx%(n)dxf32>
+    nb = MATMUL_BATCH if layout == "batch" else 1
+    m, n = len(a_rows) // nb, len(b_cols) // nb
+    outs = matmul_outputs(layout, m, n)
+    B = "%dx" % nb if layout == "batch" else ""
+    ashape = "%dx%d" % ((k, m) if layout == "km" else (m, k))
+    rshape = "%dx%d" % ((n, m) if layout == "ct" else (m, n))
+    va, vb, vr = "vector<%s%sx%s>" % (B, ashape, t), "vector<%s%dx%dx%s>" % (B, k, n, t), "vector<%s%sxf32>" % (B, rshape)
+    vsa = "vector<%dxf8E8M0FNU>" % m if layout == "km" else "vector<%s%dx1xf8E8M0FNU>" % (B, m)
+    vsb = "vector<%s1x%dxf8E8M0FNU>" % (B, n) if layout == "batch" else "vector<%dxf8E8M0FNU>" % n
+    d = "(b, i, j, k)" if layout == "batch" else "(i, j, k)"
+    amap = {"km": "(k, i)", "batch": "(b, i, k)"}.get(layout, "(i, k)")
+    bmap = "(b, k, j)" if layout == "batch" else "(k, j)"
+    rmap = {"ct": "(j, i)", "batch": "(b, i, j)"}.get(layout, "(i, j)")
+    iters = ", ".join(['"parallel"'] * (3 if layout == "batch" else 2) + ['"reduction"'])
+    total = NUM_PAIRS * len(outs)
+    mm = """func.func @mm(%%a: %(va)s, %%b: %(vb)s, %%sa: %(vsa)s, %%sb: %(vsb)s) -> %(vr)s {
+  %%sav = vector.broadcast %%sa : %(vsa)s to vector<%(B)s%(ashape)sxf8E8M0FNU>
+  %%sbv = vector.broadcast %%sb : %(vsb)s to vector<%(B)s%(k)dx%(n)dxf8E8M0FNU>
+  %%A = arith.scaling_extf %%a, %%sav : %(va)s, vector<%(B)s%(ashape)sxf8E8M0FNU> to vector<%(B)s%(ashape)sxf32>
+  %%B = arith.scaling_extf %%b, %%sbv : %(vb)s, vector<%(B)s%(k)dx%(n)dxf8E8M0FNU> to vector<%(B)s%(k)dx%(n)dxf32>
   %%z = arith.constant dense<%(z)s> : %(vr)s
-  %%R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> %(amap)s>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %%A, %%B, %%z : vector<%(a0)dx%(a1)dxf32>, vector<%(k)dx%(n)dxf32> into %(vr)s
+  %%R = vector.contract {indexing_maps = [affine_map<%(d)s -> %(amap)s>, affine_map<%(d)s -> %(bmap)s>, affine_map<%(d)s -> %(rmap)s>], iterator_types = [%(iters)s], kind = #vector.kind<add>} %%A, %%B, %%z : vector<%(B)s%(ashape)sxf32>, vector<%(B)s%(k)dx%(n)dxf32> into %(vr)s
   return %%R : %(vr)s
-}""" % dict(va=va, vb=vb, vr=vr, vsa=vsa, m=m, n=n, k=k, a0=ashape[0], a1=ashape[1],
-            amap="(k, i)" if a_transposed else "(i, k)", z="-0.0" if acc == "-0" else "0.0")
-    body = code_lines("as", "%xa32", TILE_ROW_STEP, m) + code_lines("bs", "%xb32", WIDE_STEP_B, n)
-    body += ["    %%sav1 = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (", ".join("%%as%d" % i for i in range(m)), m)]
-    if not a_transposed:  # one code per row: vector<Mx1x...>
-        body += ["    %%sav = vector.shape_cast %%sav1 : vector<%dxf8E8M0FNU> to %s" % (m, vsa)]
-    body += ["    %%sbv = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (", ".join("%%bs%d" % j for j in range(n)), n),
-             "    %%r = func.call @mm(%%a, %%b, %s, %%sbv) : (%s, %s, %s, vector<%dxf8E8M0FNU>) -> %s"
-             % ("%sav1" if a_transposed else "%sav", va, vb, vsa, n, vr),
-             "    %%cmn = arith.constant %d : index" % (m * n), "    %base = arith.muli %i, %cmn : index"]
-    for i in range(m):
-        for j in range(n):
-            q = i * n + j
-            body += ["    %%e%d = vector.extract %%r[%d, %d] : f32 from %s" % (q, i, j, vr),
-                     "    %%i%d = arith.bitcast %%e%d : f32 to i32" % (q, q),
-                     "    %%k%d = arith.constant %d : index" % (q, q),
-                     "    %%at%d = arith.addi %%base, %%k%d : index" % (q, q),
-                     "    memref.store %%i%d, %%buf[%%at%d] : memref<%dxi32>" % (q, q, total)]
+}""" % dict(va=va, vb=vb, vr=vr, vsa=vsa, vsb=vsb, n=n, k=k, B=B, ashape=ashape, d=d, amap=amap, bmap=bmap,
+            rmap=rmap, iters=iters, z="-0.0" if acc == "-0" else "0.0")
+    body = code_lines("as", "%xa32", TILE_ROW_STEP, m * nb) + code_lines("bs", "%xb32", WIDE_STEP_B, n * nb)
+    body += ["    %%sav1 = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (", ".join("%%as%d" % i for i in range(m * nb)),
+                                                                            m * nb)]
+    if layout != "km":  # one code per row: vector<[B x] M x 1 x ...>
+        body += ["    %%sav = vector.shape_cast %%sav1 : vector<%dxf8E8M0FNU> to %s" % (m * nb, vsa)]
+    body += ["    %%sbv%s = vector.from_elements %s : vector<%dxf8E8M0FNU>" % (
+        "1" if layout == "batch" else "", ", ".join("%%bs%d" % j for j in range(n * nb)), n * nb)]
+    if layout == "batch":  # one code per (batch, column): vector<Bx1xN>
+        body += ["    %%sbv = vector.shape_cast %%sbv1 : vector<%dxf8E8M0FNU> to %s" % (n * nb, vsb)]
+    body += ["    %%r = func.call @mm(%%a, %%b, %s, %%sbv) : (%s, %s, %s, %s) -> %s"
+             % ("%sav1" if layout == "km" else "%sav", va, vb, vsa, vsb, vr),
+             "    %%cmn = arith.constant %d : index" % len(outs), "    %base = arith.muli %i, %cmn : index"]
+    for q, (r, c) in enumerate(outs):
+        b_, i, j = (r // m, r % m, c % n)
+        pos = {"ct": "%d, %d" % (j, i), "batch": "%d, %d, %d" % (b_, i, j)}.get(layout, "%d, %d" % (i, j))
+        body += ["    %%e%d = vector.extract %%r[%s] : f32 from %s" % (q, pos, vr),
+                 "    %%i%d = arith.bitcast %%e%d : f32 to i32" % (q, q),
+                 "    %%k%d = arith.constant %d : index" % (q, q),
+                 "    %%at%d = arith.addi %%base, %%k%d : index" % (q, q),
+                 "    memref.store %%i%d, %%buf[%%at%d] : memref<%dxi32>" % (q, q, total)]
     run_all = PAIR_LOOP_HEAD % dict(va=va, vb=vb, n=NUM_PAIRS, bufn=total) + "\n" + "\n".join(body) + "\n  }\n  return\n}"
     main = main_prologue(total, 1)
-    main += [line[2:] for line in element_vector("af", fmt, [a_rows[i][kk] for kk in range(k) for i in range(m)]
-                                                  if a_transposed else [c for row in a_rows for c in row])]
-    main += [line[2:] for line in element_vector("bf", fmt, [b_cols[j][kk] for kk in range(k) for j in range(n)])]
-    main += ["  %%a = vector.shape_cast %%af : vector<%dx%s> to %s" % (m * k, t, va),
-             "  %%b = vector.shape_cast %%bf : vector<%dx%s> to %s" % (k * n, t, vb),
+    if layout == "km":
+        a_elems = [a_rows[i][kk] for kk in range(k) for i in range(m)]
+    else:  # row-major [b][i][k]
+        a_elems = [c for row in a_rows for c in row]
+    b_elems = [b_cols[bb * n + j][kk] for bb in range(nb) for kk in range(k) for j in range(n)]  # [b][k][j]
+    main += [line[2:] for line in element_vector("af", fmt, a_elems)]
+    main += [line[2:] for line in element_vector("bf", fmt, b_elems)]
+    main += ["  %%a = vector.shape_cast %%af : vector<%dx%s> to %s" % (len(a_elems), t, va),
+             "  %%b = vector.shape_cast %%bf : vector<%dx%s> to %s" % (len(b_elems), t, vb),
              "  func.call @run_all(%%a, %%b, %%buf) : (%s, %s, memref<%dxi32>) -> ()" % (va, vb, total),
              "  func.call @printMemrefI32(%ubuf) : (memref<*xi32>) -> ()",
              "  memref.dealloc %%buf : memref<%dxi32>" % total, "  memref.dealloc %sbuf : memref<1xi32>", "  return", "}"]

@@ -25,3 +25,30 @@
 //
 // RUN: mxcert-opt %S/../../examples/mx_gemv_linalg.mlir --transform-preload-library=transform-library-paths=%S/../pipelines/linalg-vectorize.mlir --transform-interpreter --canonicalize --mx-scale-placement "--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --convert-vector-to-scf=full-unroll=true --mx-to-llvm 2>/dev/null | %mlir_runner -e main -entry-point-result=void -O2 -shared-libs=%runner_libs | FileCheck %s --check-prefix=OUT
 // OUT: [48,  96,  192,  24]
+
+// A batch matmul (examples/mx_bmm_linalg.mlir): vectorized, a rank-4 vector.multi_reduction
+// over k whose scales are transfer_reads broadcast and transposed into the iteration space
+// (docs/mlir.md, "Any contraction layout"); the guard reads each transfer_read's codes once and
+// broadcasts and transposes them to the vector<2x2x3> of outputs. The pipeline prints the same
+// sums with and without the pass.
+// RUN: mxcert-opt %S/../../examples/mx_bmm_linalg.mlir --transform-preload-library=transform-library-paths=%S/../pipelines/linalg-vectorize.mlir --transform-interpreter --canonicalize --mx-scale-placement 2>%t.bmm.err | FileCheck %s --check-prefix=BMM
+// RUN: FileCheck %s --check-prefix=BMMREMARK --input-file=%t.bmm.err
+// BMMREMARK: remark: mx-scale-placement: inserted a runtime guard: post where (xa, xb) lies in (for every element of the tile) the certified agree set {xa:0..252,xb:0..252,e:-147..117} of e2m1xe2m1_f32_rne_keep_k33_any_dequant-post_bitwise.json, dequant elsewhere
+// BMM-LABEL: func.func @mx_bmm(
+// BMM: %[[SA:.+]] = vector.transfer_read %{{.*}} : tensor<2x2xf8E8M0FNU>, vector<2x2xf8E8M0FNU>
+// BMM: %[[SB:.+]] = vector.transfer_read %{{.*}} : tensor<2x3xf8E8M0FNU>, vector<2x3xf8E8M0FNU>
+// BMM: %[[SA8:.+]] = arith.bitcast %[[SA]] : vector<2x2xf8E8M0FNU> to vector<2x2xi8>
+// BMM-NEXT: %[[XA:.+]] = arith.extui %[[SA8]] : vector<2x2xi8> to vector<2x2xi32>
+// BMM-NEXT: %[[TA:.+]] = vector.broadcast %[[XA]] : vector<2x2xi32> to vector<3x2x2xi32>
+// BMM-NEXT: vector.transpose %[[TA]], [1, 2, 0] : vector<3x2x2xi32> to vector<2x2x3xi32>
+// BMM: vector.reduction <and>, %{{.*}} : vector<12xi1> into i1
+// BMM: scf.if
+// BMM: vector.multi_reduction <add>, %{{.*}}, %{{.*}} [3] : vector<2x2x3x32xf32> to vector<2x2x3xf32>
+// BMM: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..117", mxcert.post = "f32"}
+//
+// RUN: mxcert-opt %S/../../examples/mx_bmm_linalg.mlir --transform-preload-library=transform-library-paths=%S/../pipelines/linalg-vectorize.mlir --transform-interpreter --canonicalize --mx-scale-placement "--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --convert-vector-to-scf=full-unroll=true --mx-to-llvm 2>/dev/null | %mlir_runner -e main -entry-point-result=void -O2 -shared-libs=%runner_libs | FileCheck %s --check-prefix=BMMOUT
+// RUN: mxcert-opt %S/../../examples/mx_bmm_linalg.mlir --transform-preload-library=transform-library-paths=%S/../pipelines/linalg-vectorize.mlir --transform-interpreter --canonicalize "--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --convert-vector-to-scf=full-unroll=true --mx-to-llvm 2>/dev/null | %mlir_runner -e main -entry-point-result=void -O2 -shared-libs=%runner_libs | FileCheck %s --check-prefix=BMMOUT
+// BMMOUT: {{\[}}{{\[}}[48,    48,    96],
+// BMMOUT-NEXT: [96,    96,    192]],
+// BMMOUT-NEXT: {{\[}}[96,    192,    1536],
+// BMMOUT-NEXT: [12,    24,    192]]]

@@ -229,20 +229,3 @@ func.func @tile_matmul_at_constant(%a: vector<32x2xf4E2M1FN>, %b: vector<32x3xf4
   %R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (k, i)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<32x2xf32>, vector<32x3xf32> into vector<2x3xf32>
   return %R : vector<2x3xf32>
 }
-
-// -----
-
-// Another layout (the output transposed: (i, j, k) -> (j, i)) is not matched.
-// CHECK-LABEL: func.func @tile_other_layout(
-// CHECK: arith.scaling_extf
-// CHECK-NOT: scf.if
-func.func @tile_other_layout(%a: vector<2x32xf4E2M1FN>, %b: vector<32x3xf4E2M1FN>, %sa: f8E8M0FNU, %sb: f8E8M0FNU) -> vector<3x2xf32> {
-  %sav = vector.broadcast %sa : f8E8M0FNU to vector<2x32xf8E8M0FNU>
-  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<32x3xf8E8M0FNU>
-  %A = arith.scaling_extf %a, %sav : vector<2x32xf4E2M1FN>, vector<2x32xf8E8M0FNU> to vector<2x32xf32>
-  %B = arith.scaling_extf %b, %sbv : vector<32x3xf4E2M1FN>, vector<32x3xf8E8M0FNU> to vector<32x3xf32>
-  %z = arith.constant dense<0.0> : vector<3x2xf32>
-  // expected-remark @below {{left unchanged: the vector.contract is not one dot product per output element}}
-  %R = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (j, i)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<2x32xf32>, vector<32x3xf32> into vector<3x2xf32>
-  return %R : vector<3x2xf32>
-}
