@@ -756,6 +756,9 @@ struct MxBlock {
   LayoutScale la, lb; ///< with `layout`: the codes of a and of b
   Value reduced; ///< the value the root reduces (replaced by the exact products in the post branch)
   Value acc;                      ///< the accumulator, a constant +0.0 or -0.0 (null: none)
+  /// The accumulator is not a constant but a read of memory just filled with a ±0.0 splat
+  /// (forwardedZeroSign): the same value, proven by the IR between the write and the read.
+  bool accFromMemory = false;
   ReductionOrder order = ReductionOrder::Seq; ///< the trees the table must cover
   /// The leaves of the table's dot product: the k products, and the accumulator as one more
   /// (a zero product: +0 is the pair (+0, +0), -0 the pair (-0, +0); docs/mlir.md).
@@ -1009,6 +1012,35 @@ std::optional<bool> constantZeroSign(Value v) {
   return f.getValue().isNegative();
 }
 
+/// The sign of the ±0.0 splat the accumulator `v` provably holds when it is read back from
+/// memory just filled with it (docs/mlir.md, "From linalg"): `v` is an unmasked, in-bounds
+/// `vector.transfer_read` of a memref, and walking back through its block the first op that
+/// may write memory (or whose effects are unknown) is an unmasked, in-bounds
+/// `vector.transfer_write` of a splat ±0.0 f32 constant to the same memref value, of the same
+/// vector type, at the same indices, with the same permutation map. The read then returns
+/// exactly the written vector: nothing at all is written in between, so no alias reasoning is
+/// needed (a write to any other memref in between already refuses). nullopt otherwise.
+std::optional<bool> forwardedZeroSign(Value v) {
+  auto read = v ? v.getDefiningOp<vector::TransferReadOp>() : vector::TransferReadOp();
+  if (!read || read.getMask() || !isa<MemRefType>(read.getBase().getType()) ||
+      llvm::is_contained(read.getInBoundsValues(), false))
+    return std::nullopt;
+  for (Operation *prev = read->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto w = dyn_cast<vector::TransferWriteOp>(prev); w && w.getBase() == read.getBase()) {
+      if (w.getMask() || llvm::is_contained(w.getInBoundsValues(), false) ||
+          w.getVectorType() != read.getVectorType() || w.getPermutationMap() != read.getPermutationMap() ||
+          !llvm::equal(w.getIndices(), read.getIndices()))
+        return std::nullopt;
+      return constantZeroSign(w.getVector());
+    }
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects = getEffectsRecursively(prev);
+    if (!effects) return std::nullopt;  // unknown effects
+    for (const MemoryEffects::EffectInstance &e : *effects)
+      if (isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect())) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 /// The block's operand `v` (a scaling_extf input or scale), or its row `row` when the block
 /// is one row of a 2-D operand.
 Value rowOf(OpBuilder &b, Location loc, Value v, std::optional<int64_t> row) {
@@ -1047,9 +1079,13 @@ LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
       if (!why.empty()) return failure();
     }
   if (m.acc && !constantZeroSign(m.acc)) {
-    why = "the accumulator is not a constant +0.0 or -0.0 (a certified table covers a zero accumulator as "
-          "one more leaf; any other start value is not an MX block dot product)";
-    return failure();
+    m.accFromMemory = forwardedZeroSign(m.acc).has_value();
+    if (!m.accFromMemory) {
+      why = "the accumulator is not a constant +0.0 or -0.0, nor read back from memory just filled with one (a "
+            "certified table covers a zero accumulator as one more leaf; any other start value is not an MX "
+            "block dot product)";
+      return failure();
+    }
   }
   if (!m.extA || !m.extB) {
     why = std::string("operand ") + (m.extA ? "b" : "a") + " of the " +
@@ -1646,6 +1682,10 @@ private:
          : fnMode       ? ": the function's " + fnAttr
                         : ": the default, no option or function attribute") +
         "]";
+    // A zero accumulator read back from memory (forwardedZeroSign) is named in the remarks.
+    const std::string accNote =
+        m->accFromMemory ? " [accumulator: a vector.transfer_read of the ±0.0 splat just written to the same memref]"
+                         : "";
     TableLookup t = state.tables->lookup(m->fa, m->fb, m->leaves(), dm, m->order);
     if (!t.table) {
       if (t.error) return fail(op, rewriter, t.reason);
@@ -1738,7 +1778,7 @@ private:
                                       : std::string(" lie")) +
                            " outside " + agreeSet + guardText + " of " + tableName + modeNote);
       remark(op, "rewrote dequant to post: " + codes + " lie in " + agreeSet + guardText + " of " +
-                     tableName + modeNote);
+                     tableName + accNote + modeNote);
       rewriter.setInsertionPoint(op);
       const auto [eMin, eMax] = std::minmax_element(eRow.begin(), eRow.end());
       // One constant factor when every row has the same e.
@@ -1753,7 +1793,7 @@ private:
     remark(op, std::string("inserted a runtime guard: post where (xa, xb) lies in ") +
                    (perRow ? ((m->cols || m->layout) ? "(for every element of the tile) " : "(for every row of the tile) ") : "") +
                    agreeSet + guardText + " of " + tableName +
-                   ", dequant elsewhere" + modeNote);
+                   ", dequant elsewhere" + accNote + modeNote);
     Location loc = op->getLoc();
     rewriter.setInsertionPoint(op);
     Value xaV, xbV;

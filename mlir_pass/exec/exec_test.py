@@ -358,11 +358,11 @@ LOWER_CONTRACTION = """module attributes {transform.with_named_sequence} {
 def check_tile(args, fmt, k, acc, view="tile"):
     """The vector.contract tile (TILE_ROWS x K times K, per-row scale codes
     mx.tile_row_code(xa, i)) through the three lowerings; returns (summary, problems). view
-    "linalg": the same matrix-vector product written as a linalg.generic on tensors, through
-    the linalg pipeline (mx.linalg_pipeline: vectorize, the pass, bufferize, lower), variable
-    scale codes only; "rows": the tile lowered by upstream's contraction lowering first, so
+    "linalg" ("linalg-memref"): the same matrix-vector product written as a linalg.generic on
+    tensors (on memrefs), through the linalg pipeline (mx.linalg_pipeline: vectorize, the pass,
+    bufferize, lower), variable scale codes only; "rows": the tile lowered by upstream's contraction lowering first, so
     that the pass rewrites each row on its own (rows of a 2-D product)."""
-    linalg, by_rows = view == "linalg", view == "rows"
+    linalg, by_rows = view in ("linalg", "linalg-memref"), view == "rows"
     t0 = time.time()
     rows = TILE_ROWS
     work = mx.ensure_dir(os.path.join(args.workdir, "k%d-%s%s" % (k, view, acc)))
@@ -375,7 +375,7 @@ def check_tile(args, fmt, k, acc, view="tile"):
     tiles = [(tile_rows(fmt, a), b) for _, a, b in vectors]
     src = os.path.join(work, "input.mlir")
     with open(src, "w") as f:
-        f.write(mx.linalg_driver_module(fmt, k, rows, tiles, acc) if linalg
+        f.write(mx.linalg_driver_module(fmt, k, rows, tiles, acc, view == "linalg-memref") if linalg
                 else mx.tile_driver_module(fmt, k, rows, tiles, pairs, acc))
     # (By rows, each row's block is the seq K one: upstream's lowering adds the accumulator
     # after the row's reduction, outside the block, or drops a -0.0 one.)
@@ -461,6 +461,7 @@ def check_tile(args, fmt, k, acc, view="tile"):
           "%d tiles x %d code pairs x %d rows (+ %d constant-scale pairs, %d rewritten statically); mismatches: "
           "original %d, rewritten %d, post-all %d (%.0f s)" % (
               fmt, k, rows, k, {"linalg": "linalg.generic through the linalg pipeline",
+                                "linalg-memref": "linalg.generic on memrefs through the linalg pipeline",
                                 "rows": "vector.contract tile lowered to rows first"}.get(view, "vector.contract tile"),
               acc, mx.TILE_ROW_STEP, len(tiles), mx.NUM_PAIRS, rows, len(pairs), expect_static,
               counts["original"], counts["rewritten"], counts["post-all"], summary["seconds"]["total"]))
@@ -657,7 +658,7 @@ def main():
             form, acc = mx.parse_form(form_text or "reduction")
         except ValueError as e:
             ap.error("--k %s: %s" % (spec, e))
-        if form in ("contract-tile", "contract-rows", "linalg", "wide") or form in MATMUL_FORMS:
+        if form in ("contract-tile", "contract-rows", "linalg", "linalg-memref", "wide") or form in MATMUL_FORMS:
             if args.b_format and args.b_format != args.format:
                 ap.error("--k %s: --b-format is for the 1-D forms only" % spec)
             if args.denormal != "ieee":
@@ -666,7 +667,8 @@ def main():
                                  else check_matmul(args, args.format, k, acc, MATMUL_FORMS[form])
                                  if form in MATMUL_FORMS
                                  else check_tile(args, args.format, k, acc,
-                                                 view={"linalg": "linalg", "contract-rows": "rows"}.get(form, "tile")))
+                                                 view={"linalg": "linalg", "linalg-memref": "linalg-memref",
+                                                       "contract-rows": "rows"}.get(form, "tile")))
             for p in problems:
                 print("MISMATCH " + p if "got" in p else "PROBLEM " + p)
             failed = failed or summary is None or bool(problems)

@@ -117,10 +117,11 @@ def scale_lines(var, code_var, vs, k, form):
 # contract-rows: the same tile lowered to per-row reductions by upstream first; contract-matmul: a
 # 2xK times Kx3 tile with per-row and per-column codes (matmul_driver_module), also with A held
 # transposed (-at), the result held transposed (-ct), and as a batch matmul of 2 batches (contract-bmm);
-# linalg: the same product as a linalg.generic through the linalg pipeline (linalg_driver_module);
+# linalg: the same product as a linalg.generic through the linalg pipeline (linalg_driver_module),
+# on tensors, or on memrefs (linalg-memref: the accumulator read back from the filled output);
 # wide: 4 blocks of K, each reduced on its own, the sums added (wide_driver_module).
 FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract", "contract-tile", "contract-rows",
-         "contract-matmul", "contract-matmul-at", "contract-matmul-ct", "contract-bmm", "linalg", "wide")
+         "contract-matmul", "contract-matmul-at", "contract-matmul-ct", "contract-bmm", "linalg", "linalg-memref", "wide")
 
 
 def parse_form(text):
@@ -640,10 +641,26 @@ def linalg_pipeline(placement):
                      "--convert-vector-to-scf=full-unroll=true", "--mx-to-llvm"]
 
 
-def linalg_gemv(fmt, k, rows, acc):
+def linalg_gemv(fmt, k, rows, acc, memref=False):
     """@mx_gemv: C = A x b as a linalg.generic on tensors, C[i] = sum_k rnd(2^sa_i A[i,k]) *
-    rnd(2^sb b[k]), C filled with the accumulator acc ("+0" / "-0") first."""
+    rnd(2^sb b[k]), C filled with the accumulator acc ("+0" / "-0") first. With memref: the
+    same on memrefs, C an output argument."""
     t = FORMATS[fmt]["mlir"]
+    if memref:
+        return """func.func @mx_gemv(%%a: memref<%(r)dx%(k)dx%(t)s>, %%b: memref<%(k)dx%(t)s>, %%sa: memref<%(r)dxf8E8M0FNU>, %%sb: memref<f8E8M0FNU>, %%c: memref<%(r)dxf32>) {
+  %%z = arith.constant %(z)s : f32
+  linalg.fill ins(%%z : f32) outs(%%c : memref<%(r)dxf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> ()>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%%a, %%b, %%sa, %%sb : memref<%(r)dx%(k)dx%(t)s>, memref<%(k)dx%(t)s>, memref<%(r)dxf8E8M0FNU>, memref<f8E8M0FNU>) outs(%%c : memref<%(r)dxf32>) {
+  ^bb0(%%x: %(t)s, %%y: %(t)s, %%s: f8E8M0FNU, %%u: f8E8M0FNU, %%acc: f32):
+    %%xs = arith.scaling_extf %%x, %%s : %(t)s, f8E8M0FNU to f32
+    %%ys = arith.scaling_extf %%y, %%u : %(t)s, f8E8M0FNU to f32
+    %%p = arith.mulf %%xs, %%ys : f32
+    %%sum = arith.addf %%acc, %%p : f32
+    linalg.yield %%sum : f32
+  }
+  return
+}""" % dict(r=rows, k=k, t=t, z="-0.0" if acc == "-0" else "0.0")
     return """func.func @mx_gemv(%%a: tensor<%(r)dx%(k)dx%(t)s>, %%b: tensor<%(k)dx%(t)s>, %%sa: tensor<%(r)dxf8E8M0FNU>, %%sb: tensor<f8E8M0FNU>) -> tensor<%(r)dxf32> {
   %%z = arith.constant %(z)s : f32
   %%e = tensor.empty() : tensor<%(r)dxf32>
@@ -661,33 +678,53 @@ def linalg_gemv(fmt, k, rows, acc):
 }""" % dict(r=rows, k=k, t=t, z="-0.0" if acc == "-0" else "0.0")
 
 
-def linalg_driver_module(fmt, k, rows, vectors, acc):
+def linalg_driver_module(fmt, k, rows, vectors, acc, memref=False):
     """@mx_gemv and @main: for every (rows of a, b) in vectors, all 65536 (xa, xb) (row i's
     code tile_row_code(xa, i), b's xb) through @mx_gemv, results at (xa * 256 + xb) * rows + i;
-    one printed memref per vector. Everything is on tensors until one-shot-bufferize."""
+    one printed memref per vector. Everything is on tensors until one-shot-bufferize; with
+    memref, @mx_gemv is on memrefs (linalg_gemv), called with the element tensors' buffers
+    (bufferization.to_buffer) and with scales and output in buffers allocated per call."""
     t = FORMATS[fmt]["mlir"]
     ta, tb, tr = "tensor<%dx%dx%s>" % (rows, k, t), "tensor<%dx%s>" % (k, t), "tensor<%dxf32>" % rows
     n = NUM_PAIRS * rows
     codes, stores = code_lines("s", "%xa32", TILE_ROW_STEP, rows), []
     for i in range(rows):
         stores += ["    %%k%d = arith.constant %d : index" % (i, i),
+                   ("    %%r%d = memref.load %%cm[%%k%d] : memref<%dxf32>" % (i, i, rows)) if memref else
                    "    %%r%d = tensor.extract %%r[%%k%d] : %s" % (i, i, tr),
                    "    %%b%d = arith.bitcast %%r%d : f32 to i32" % (i, i),
                    "    %%at%d = arith.addi %%base, %%k%d : index" % (i, i),
                    "    memref.store %%b%d, %%buf[%%at%d] : memref<%dxi32>" % (i, i, n)]
-    out = ["func.func private @printMemrefI32(memref<*xi32>)", linalg_gemv(fmt, k, rows, acc)]
+    out = ["func.func private @printMemrefI32(memref<*xi32>)", linalg_gemv(fmt, k, rows, acc, memref)]
+    if memref:
+        call = ["    %%am = bufferization.to_buffer %%a : %s to memref<%dx%dx%s>" % (ta, rows, k, t),
+                "    %%bm = bufferization.to_buffer %%b : %s to memref<%dx%s>" % (tb, k, t),
+                "    %%sam = memref.alloc() : memref<%dxf8E8M0FNU>" % rows]
+        call += ["    %%q%d = arith.constant %d : index\n    memref.store %%s%d, %%sam[%%q%d] : memref<%dxf8E8M0FNU>"
+                 % (i, i, i, i, rows) for i in range(rows)]
+        call += ["    %sbm = memref.alloc() : memref<f8E8M0FNU>",
+                 "    memref.store %sb, %sbm[] : memref<f8E8M0FNU>",
+                 "    %%cm = memref.alloc() : memref<%dxf32>" % rows,
+                 "    func.call @mx_gemv(%%am, %%bm, %%sam, %%sbm, %%cm) : (memref<%dx%dx%s>, memref<%dx%s>, "
+                 "memref<%dxf8E8M0FNU>, memref<f8E8M0FNU>, memref<%dxf32>) -> ()" % (rows, k, t, k, t, rows, rows)]
+        free = ["    memref.dealloc %%sam : memref<%dxf8E8M0FNU>" % rows, "    memref.dealloc %sbm : memref<f8E8M0FNU>",
+                "    memref.dealloc %%cm : memref<%dxf32>" % rows]
+    else:
+        call = ["    %%sat = tensor.from_elements %s : tensor<%dxf8E8M0FNU>" % (", ".join("%%s%d" % i for i in range(rows)), rows),
+                "    %sbt = tensor.from_elements %sb : tensor<f8E8M0FNU>",
+                "    %%r = func.call @mx_gemv(%%a, %%b, %%sat, %%sbt) : (%s, %s, tensor<%dxf8E8M0FNU>, tensor<f8E8M0FNU>) -> %s"
+                % (ta, tb, rows, tr)]
+        free = []
     out.append(PAIR_LOOP_HEAD % dict(va=ta, vb=tb, n=NUM_PAIRS, bufn=n) + """
     %%crows = arith.constant %(rows)d : index
 %(codes)s
-    %%sat = tensor.from_elements %(svals)s : tensor<%(rows)dxf8E8M0FNU>
-    %%sbt = tensor.from_elements %%sb : tensor<f8E8M0FNU>
-    %%r = func.call @mx_gemv(%%a, %%b, %%sat, %%sbt) : (%(ta)s, %(tb)s, tensor<%(rows)dxf8E8M0FNU>, tensor<f8E8M0FNU>) -> %(tr)s
+%(call)s
     %%base = arith.muli %%i, %%crows : index
 %(stores)s
+%(free)s
   }
   return
-}""" % dict(rows=rows, codes="\n".join(codes), svals=", ".join("%%s%d" % i for i in range(rows)), ta=ta, tb=tb,
-            tr=tr, stores="\n".join(stores)))
+}""" % dict(rows=rows, codes="\n".join(codes), call="\n".join(call), stores="\n".join(stores), free="\n".join(free)))
     main = main_prologue(n, 1) + ["  %c0m = arith.constant 0 : index"]
     for v, (a_rows, b) in enumerate(vectors):
         main += [line[2:] for line in element_vector("a%df" % v, fmt, [c for row in a_rows for c in row])]

@@ -52,3 +52,21 @@
 // BMMOUT-NEXT: [96,    96,    192]],
 // BMMOUT-NEXT: {{\[}}[96,    192,    1536],
 // BMMOUT-NEXT: [12,    24,    192]]]
+
+// The matrix-vector product on memrefs (examples/mx_gemv_linalg_memref.mlir): vectorized, the
+// fill is a vector.transfer_write of dense<0.0> to the output and the accumulator a
+// vector.transfer_read of it with nothing written in between, so the accumulator is provably
+// +0.0 (docs/mlir.md, "From linalg"); the tile is guarded, and the pipeline prints the same sums
+// with and without the pass.
+// RUN: mxcert-opt %S/../../examples/mx_gemv_linalg_memref.mlir --transform-preload-library=transform-library-paths=%S/../pipelines/linalg-vectorize.mlir --transform-interpreter --canonicalize --mx-scale-placement 2>%t.mem.err | FileCheck %s --check-prefix=MEM
+// RUN: FileCheck %s --check-prefix=MEMREMARK --input-file=%t.mem.err
+// MEMREMARK: remark: mx-scale-placement: inserted a runtime guard: post where (xa, xb) lies in (for every row of the tile) the certified agree set {xa:0..252,xb:0..252,e:-147..117} of e2m1xe2m1_f32_rne_keep_k33_any_dequant-post_bitwise.json, dequant elsewhere [accumulator: a vector.transfer_read of the ±0.0 splat just written to the same memref]
+// MEM-LABEL: func.func @mx_gemv(
+// MEM: vector.transfer_write %{{.*}}, %[[C:.+]][%{{.*}}] {in_bounds = [true]} : vector<4xf32>, memref<4xf32>
+// MEM: %[[ACC:.+]] = vector.transfer_read %[[C]]
+// MEM: scf.if
+// MEM: vector.multi_reduction <add>, %{{.*}}, %[[ACC]] [1] : vector<4x32xf32> to vector<4xf32>
+// MEM: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..117", mxcert.post = "f32"}
+//
+// RUN: mxcert-opt %S/../../examples/mx_gemv_linalg_memref.mlir --transform-preload-library=transform-library-paths=%S/../pipelines/linalg-vectorize.mlir --transform-interpreter --canonicalize --mx-scale-placement --convert-vector-to-scf=full-unroll=true --mx-to-llvm 2>/dev/null | %mlir_runner -e main -entry-point-result=void -O2 -shared-libs=%runner_libs | FileCheck %s --check-prefix=OUT
+// RUN: mxcert-opt %S/../../examples/mx_gemv_linalg_memref.mlir --transform-preload-library=transform-library-paths=%S/../pipelines/linalg-vectorize.mlir --transform-interpreter --canonicalize --convert-vector-to-scf=full-unroll=true --mx-to-llvm 2>/dev/null | %mlir_runner -e main -entry-point-result=void -O2 -shared-libs=%runner_libs | FileCheck %s --check-prefix=OUT

@@ -59,7 +59,7 @@ func.func @accumulator(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: f8E8
   %A = arith.scaling_extf %a, %sav : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf32>
   %B = arith.scaling_extf %b, %sbv : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf32>
   %P = arith.mulf %A, %B : vector<2xf32>
-  // expected-remark @below {{left unchanged: the accumulator is not a constant +0.0 or -0.0 (a certified table covers a zero accumulator as one more leaf; any other start value is not an MX block dot product)}}
+  // expected-remark @below {{left unchanged: the accumulator is not a constant +0.0 or -0.0, nor read back from memory just filled with one (a certified table covers a zero accumulator as one more leaf; any other start value is not an MX block dot product)}}
   %R = vector.reduction <add>, %P, %acc : vector<2xf32> into f32
   return %R : f32
 }
