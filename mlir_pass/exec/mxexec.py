@@ -646,36 +646,32 @@ def linalg_gemv(fmt, k, rows, acc, memref=False):
     rnd(2^sb b[k]), C filled with the accumulator acc ("+0" / "-0") first. With memref: the
     same on memrefs, C an output argument."""
     t = FORMATS[fmt]["mlir"]
-    if memref:
-        return """func.func @mx_gemv(%%a: memref<%(r)dx%(k)dx%(t)s>, %%b: memref<%(k)dx%(t)s>, %%sa: memref<%(r)dxf8E8M0FNU>, %%sb: memref<f8E8M0FNU>, %%c: memref<%(r)dxf32>) {
-  %%z = arith.constant %(z)s : f32
-  linalg.fill ins(%%z : f32) outs(%%c : memref<%(r)dxf32>)
-  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> ()>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
-      ins(%%a, %%b, %%sa, %%sb : memref<%(r)dx%(k)dx%(t)s>, memref<%(k)dx%(t)s>, memref<%(r)dxf8E8M0FNU>, memref<f8E8M0FNU>) outs(%%c : memref<%(r)dxf32>) {
+    kind = "memref" if memref else "tensor"
+    d = dict(r=rows, k=k, t=t, z="-0.0" if acc == "-0" else "0.0", m=kind)
+    generic = """linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> ()>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%%a, %%b, %%sa, %%sb : %(m)s<%(r)dx%(k)dx%(t)s>, %(m)s<%(k)dx%(t)s>, %(m)s<%(r)dxf8E8M0FNU>, %(m)s<f8E8M0FNU>) outs(%%c : %(m)s<%(r)dxf32>) {
   ^bb0(%%x: %(t)s, %%y: %(t)s, %%s: f8E8M0FNU, %%u: f8E8M0FNU, %%acc: f32):
     %%xs = arith.scaling_extf %%x, %%s : %(t)s, f8E8M0FNU to f32
     %%ys = arith.scaling_extf %%y, %%u : %(t)s, f8E8M0FNU to f32
     %%p = arith.mulf %%xs, %%ys : f32
     %%sum = arith.addf %%acc, %%p : f32
     linalg.yield %%sum : f32
-  }
+  }""" % d
+    head = "func.func @mx_gemv(%%a: %(m)s<%(r)dx%(k)dx%(t)s>, %%b: %(m)s<%(k)dx%(t)s>, %%sa: %(m)s<%(r)dxf8E8M0FNU>, %%sb: %(m)s<f8E8M0FNU>" % d
+    if memref:
+        return head + """, %%c: memref<%(r)dxf32>) {
+  %%z = arith.constant %(z)s : f32
+  linalg.fill ins(%%z : f32) outs(%%c : memref<%(r)dxf32>)
+  %(g)s
   return
-}""" % dict(r=rows, k=k, t=t, z="-0.0" if acc == "-0" else "0.0")
-    return """func.func @mx_gemv(%%a: tensor<%(r)dx%(k)dx%(t)s>, %%b: tensor<%(k)dx%(t)s>, %%sa: tensor<%(r)dxf8E8M0FNU>, %%sb: tensor<f8E8M0FNU>) -> tensor<%(r)dxf32> {
+}""" % dict(d, g=generic)
+    return head + """) -> tensor<%(r)dxf32> {
   %%z = arith.constant %(z)s : f32
   %%e = tensor.empty() : tensor<%(r)dxf32>
   %%c = linalg.fill ins(%%z : f32) outs(%%e : tensor<%(r)dxf32>) -> tensor<%(r)dxf32>
-  %%res = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> ()>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
-      ins(%%a, %%b, %%sa, %%sb : tensor<%(r)dx%(k)dx%(t)s>, tensor<%(k)dx%(t)s>, tensor<%(r)dxf8E8M0FNU>, tensor<f8E8M0FNU>) outs(%%c : tensor<%(r)dxf32>) {
-  ^bb0(%%x: %(t)s, %%y: %(t)s, %%s: f8E8M0FNU, %%u: f8E8M0FNU, %%acc: f32):
-    %%xs = arith.scaling_extf %%x, %%s : %(t)s, f8E8M0FNU to f32
-    %%ys = arith.scaling_extf %%y, %%u : %(t)s, f8E8M0FNU to f32
-    %%p = arith.mulf %%xs, %%ys : f32
-    %%sum = arith.addf %%acc, %%p : f32
-    linalg.yield %%sum : f32
-  } -> tensor<%(r)dxf32>
+  %%res = %(g)s -> tensor<%(r)dxf32>
   return %%res : tensor<%(r)dxf32>
-}""" % dict(r=rows, k=k, t=t, z="-0.0" if acc == "-0" else "0.0")
+}""" % dict(d, g=generic)
 
 
 def linalg_driver_module(fmt, k, rows, vectors, acc, memref=False):
