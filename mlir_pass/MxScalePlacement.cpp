@@ -575,7 +575,8 @@ bool traceBlockScale(Value v, int64_t lo, int64_t hi, BlockScale &s, std::string
       why = "the block's " + std::to_string(hi - lo) + " elements span " + std::to_string((hi - 1) / bs - lo / bs + 1) +
             " of the " + std::to_string(nb) + " scale blocks of " + std::to_string(bs) +
             " elements, so they are not one MX block (a reduction over several blocks is not a sum of per-block "
-            "dot products: reduce each block separately, e.g. over vector.extract_strided_slice of one block)";
+            "dot products: reduce each block separately, e.g. over vector.extract_strided_slice of one block; "
+            "--mx-split-blocks does that where the op leaves the order open)";
       return false;
     }
     s.scalar = bc.getSource();
@@ -992,6 +993,32 @@ bool traceLayoutScale(Value scale, SmallVector<int64_t> dims, const ContractLayo
   }
   return true;
 }
+
+}  // namespace
+
+bool isOneBlockScale(Value scale, int64_t lo, int64_t hi, std::string &why) {
+  Value v = scale;
+  bool bits = false;
+  if (auto cast = v.getDefiningOp<arith::BitcastOp>();
+      cast && getElementTypeOrSelf(cast.getIn().getType()).getIntOrFloatBitWidth() == 8) {
+    v = cast.getIn();
+    bits = true;
+  }
+  auto vt = dyn_cast<VectorType>(v.getType());
+  BlockScale s;
+  if (!vt || vt.getRank() != 1 || vt.isScalable() || !traceBlockScale(v, lo, hi, s, why)) {
+    if (why.empty()) why = "the scale is not a 1-D vector of fixed length";
+    return false;
+  }
+  Type et = getElementTypeOrSelf(s.scalar ? s.scalar.getType() : v.getType());
+  if (bits ? !et.isInteger(8) : !isa<Float8E8M0FNUType>(et)) {
+    why = "its per-block scale has type " + typeStr(et);
+    return false;
+  }
+  return true;
+}
+
+namespace {
 
 /// Whether `op` lies in the else branch of a runtime guard this pass inserted (the original
 /// computation kept there is not matched again).

@@ -237,6 +237,13 @@ private:
   std::map<std::tuple<std::string, std::string, int, int, int>, TableLookup> cache_;
 };
 
+/// Whether the elements [lo, hi) of the 1-D scale vector `scale` (the scale operand of an
+/// `arith.scaling_extf`) carry one scale code in a form the pass reads (docs/mlir.md, "Wide
+/// K": a slice of a per-block scale, a broadcast, a constant, through insert_strided_slice,
+/// vector.shuffle and an 8-bit bitcast); sets `why` when they do not. `--mx-split-blocks`
+/// splits a reduction only into ranges this accepts.
+bool isOneBlockScale(mlir::Value scale, int64_t lo, int64_t hi, std::string &why);
+
 /// What the rewrite patterns share with the pass that runs them.
 struct MxScalePlacementState {
   PlacementMode mode = PlacementMode::Auto; ///< the `mode` option

@@ -1,8 +1,9 @@
 // mlir_pass/MxcertPassPlugin.cpp — the MLIR pass plugin: upstream `mlir-opt` (Debian's
 // mlir-opt-22) loads it with `--load-pass-plugin=libMxcertPassPlugin.so` and then runs the
-// passes of mxcert-opt, `mx-scale-placement`, `mx-lower-narrow-floats` and the `mx-to-llvm`
-// pipeline, with the same code and options (docs/mlir.md, "The pass plugin").
+// passes of mxcert-opt, `mx-scale-placement`, `mx-split-blocks`, `mx-lower-narrow-floats` and
+// the `mx-to-llvm` pipeline, with the same code and options (docs/mlir.md, "The pass plugin").
 #include "mlir_pass/MxScalePlacement.h"
+#include "mlir_pass/MxSplitBlocks.h"
 #include "mlir_pass/MxToLLVM.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -15,6 +16,7 @@ namespace {
 /// of the pass registry.
 void registerPasses() {
   if (!mlir::PassInfo::lookup("mx-scale-placement")) mxcert::mlir_pass::registerMxScalePlacementPass();
+  if (!mlir::PassInfo::lookup("mx-split-blocks")) mxcert::mlir_pass::registerMxSplitBlocksPass();
   if (!mlir::PassInfo::lookup("mx-lower-narrow-floats") && !mlir::PassPipelineInfo::lookup("mx-to-llvm"))
     mxcert::mlir_pass::registerMxToLLVM();
 }

@@ -1,6 +1,7 @@
 // mlir_pass/mxcert-opt.cpp — `mxcert-opt`: an mlir-opt with every upstream dialect and pass,
 // plus `--mx-scale-placement`, `--mx-lower-narrow-floats` and the `--mx-to-llvm` pipeline. Follows mlir-opt's conventions (options, diagnostics, exit codes).
 #include "mlir_pass/MxScalePlacement.h"
+#include "mlir_pass/MxSplitBlocks.h"
 #include "mlir_pass/MxToLLVM.h"
 
 #include "mlir/InitAllDialects.h"
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
 
   mxcert::mlir_pass::registerMxScalePlacementPass();
+  mxcert::mlir_pass::registerMxSplitBlocksPass();
   mxcert::mlir_pass::registerMxToLLVM();
 
   return mlir::asMainReturnCode(

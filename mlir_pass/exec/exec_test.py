@@ -548,7 +548,9 @@ WIDE_BLOCKS = 4
 
 def check_wide(args, fmt, k):
     """The wide-K kernels (WIDE_BLOCKS blocks of K: @wide_slices over one vector, @wide_loop
-    an scf.for over the blocks) through the three lowerings; returns (summary, problems)."""
+    an scf.for over the blocks, @wide_contract one vector.contract over all of them that
+    --mx-split-blocks splits, in every variant, into the blocks summed in order) through the
+    three lowerings; returns (summary, problems)."""
     t0 = time.time()
     nb = WIDE_BLOCKS
     work = mx.ensure_dir(os.path.join(args.workdir, "k%d-wide" % k))
@@ -567,11 +569,15 @@ def check_wide(args, fmt, k):
     trust = trust_options(args)
     placement = "--mx-scale-placement=" + trust
     problems = []
-    remarks = mx.lower(args.mxcert_opt, src, os.path.join(work, "rewritten.mlir"), [placement])
-    if remarks.count("inserted a runtime guard") != nb + 1:
-        problems.append("expected %d runtime guards (one per block of @wide_slices, one in @wide_loop), the remarks "
-                        "report %d" % (nb + 1, remarks.count("inserted a runtime guard")))
-    variants, results = run_three(args, work, src, placement, post_all, trust, len(kernels), problems)
+    remarks = mx.lower(args.mxcert_opt, src, os.path.join(work, "rewritten.mlir"), ["--mx-split-blocks", placement])
+    if remarks.count("inserted a runtime guard") != 2 * nb + 1 or remarks.count("mx-split-blocks: split") != 1:
+        problems.append("expected %d runtime guards (one per block of @wide_slices and of the split @wide_contract, one "
+                        "in @wide_loop) and one split, the remarks report %d and %d" % (
+                            2 * nb + 1, remarks.count("inserted a runtime guard"), remarks.count("mx-split-blocks: split")))
+
+    def pipeline(p):  # every variant splits @wide_contract into its blocks first
+        return ["--mx-split-blocks"] + ([p] if p else []) + ["--mx-to-llvm"]
+    variants, results = run_three(args, work, src, placement, post_all, trust, len(kernels), problems, pipeline)
     if results is None:
         return None, problems
     t_jit = time.time() - t0
@@ -586,14 +592,16 @@ def check_wide(args, fmt, k):
             got = canonical(results[name][v])
             for xa in range(256):
                 for xb in range(256):
-                    # The blocks' sums in order, from -0.0 (the loop) or from block 0: the same.
+                    # The blocks' sums in order, from -0.0 (the loop, the split contract's accumulator) or
+                    # from block 0: the same.
                     total = 0x80000000
                     for j in range(nb):
                         ca, cb = mx.wide_code(xa, j, mx.WIDE_STEP_A), mx.wide_code(xb, j, mx.WIDE_STEP_B)
                         p = "post" if name == "post-all" and ca <= 254 and cb <= 254 else "dequant"
                         total = mx.f32_add_bits(total, model[(v, j)][p][ca * 256 + cb])
                     want = canonical([total])[0]
-                    for which, at in (("slices", 2 * (xa * 256 + xb)), ("loop", 2 * (xa * 256 + xb) + 1)):
+                    for which, at in (("slices", 3 * (xa * 256 + xb)), ("loop", 3 * (xa * 256 + xb) + 1),
+                                      ("split contract", 3 * (xa * 256 + xb) + 2)):
                         if got[at] != want:
                             counts[name] += 1
                             if len(problems) < 40:
@@ -602,8 +610,8 @@ def check_wide(args, fmt, k):
                                                                  want))
     summary = dict(vectors=len(kernels), blocks=nb, pairs=mx.NUM_PAIRS, mismatches=counts,
                    seconds=dict(lower_and_jit=round(t_jit, 1), total=round(time.time() - t0, 1)))
-    print("%s wide K = %d x %d (slices of one vector, and an scf.for), block codes (xa + %d j, xb + %d j) mod 256: "
-          "%d kernels x %d code pairs x 2 functions; mismatches: original %d, rewritten %d, post-all %d (%.0f s)" % (
+    print("%s wide K = %d x %d (slices of one vector, an scf.for, and one vector.contract split into its blocks), "
+          "block codes (xa + %d j, xb + %d j) mod 256: %d kernels x %d code pairs x 3 functions; mismatches: original %d, rewritten %d, post-all %d (%.0f s)" % (
               fmt, nb, k, mx.WIDE_STEP_A, mx.WIDE_STEP_B, len(kernels), mx.NUM_PAIRS, counts["original"],
               counts["rewritten"], counts["post-all"], summary["seconds"]["total"]))
     return summary, problems

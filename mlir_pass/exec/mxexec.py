@@ -512,7 +512,10 @@ def wide_functions(fmt, k, blocks):
     of the elements and of the per-block scales (a vector<BLOCKSx1xf8E8M0FNU> broadcast and
     reshaped to one code per element), reduced on its own; the block sums added in order.
     @wide_loop: the same as an scf.for over the blocks from -0.0, loading each block's elements
-    (vector.load of a row of a memref<BLOCKSxK>) and scale (memref.load of a memref<BLOCKS>)."""
+    (vector.load of a row of a memref<BLOCKSxK>) and scale (memref.load of a memref<BLOCKS>).
+    @wide_contract: one 1-D vector.contract over all BLOCKS*K elements (the same per-block
+    scales) from the accumulator %acc (an argument: the caller passes -0.0), an order the op
+    leaves open, for --mx-split-blocks (docs/mlir.md, "Wide K")."""
     t = FORMATS[fmt]["mlir"]
     n = blocks * k
     vs = "vector<%dx1xf8E8M0FNU>" % blocks
@@ -535,6 +538,16 @@ def wide_functions(fmt, k, blocks):
         lines.append("  %%S%d = arith.addf %s, %%R%d : f32" % (j, acc, j))
         acc = "%%S%d" % j
     lines += ["  return %s : f32" % acc, "}", ""]
+    lines += ["func.func @wide_contract(%%a: vector<%dx%s>, %%b: vector<%dx%s>, %%sa4: %s, %%sb4: %s, %%acc: f32) -> f32 {"
+              % (n, t, n, t, vs, vs)]
+    for x in ("a", "b"):
+        lines += ["  %%s%sb = vector.broadcast %%s%s4 : %s to vector<%dx%dxf8E8M0FNU>" % (x, x, vs, blocks, k),
+                  "  %%s%s = vector.shape_cast %%s%sb : vector<%dx%dxf8E8M0FNU> to vector<%dxf8E8M0FNU>" % (x, x, blocks, k, n),
+                  "  %%%s = arith.scaling_extf %%%s, %%s%s : vector<%dx%s>, vector<%dxf8E8M0FNU> to vector<%dxf32>"
+                  % (x.upper(), x, x, n, t, n, n)]
+    lines += ["  %%R = vector.contract {indexing_maps = [affine_map<(k) -> (k)>, affine_map<(k) -> (k)>, affine_map<(k) -> ()>], "
+              "iterator_types = [\"reduction\"], kind = #vector.kind<add>} %%A, %%B, %%acc : vector<%dxf32>, vector<%dxf32> into f32"
+              % (n, n), "  return %R : f32", "}", ""]
     mm, ms = "memref<%dx%dx%s>" % (blocks, k, t), "memref<%dxf8E8M0FNU>" % blocks
     lines += ["func.func @wide_loop(%%a: %s, %%b: %s, %%sa: %s, %%sb: %s) -> f32 {" % (mm, mm, ms, ms),
               "  %c0 = arith.constant 0 : index",
@@ -559,12 +572,12 @@ def wide_functions(fmt, k, blocks):
 
 
 def wide_driver_module(fmt, k, blocks, vectors):
-    """A module with @wide_slices, @wide_loop and @main: for every (a blocks, b blocks) in
-    vectors, all 65536 (xa, xb), block j's codes wide_code(xa, j, WIDE_STEP_A) and
-    wide_code(xb, j, WIDE_STEP_B); results at 2 (xa * 256 + xb) (slices) and + 1 (loop); one
-    printed memref per vector."""
+    """A module with @wide_slices, @wide_loop, @wide_contract and @main: for every (a blocks,
+    b blocks) in vectors, all 65536 (xa, xb), block j's codes wide_code(xa, j, WIDE_STEP_A) and
+    wide_code(xb, j, WIDE_STEP_B); results at 3 (xa * 256 + xb) (slices), + 1 (loop) and + 2
+    (contract, from -0.0); one printed memref per vector."""
     t = FORMATS[fmt]["mlir"]
-    n, va, vl = 2 * NUM_PAIRS, "vector<%dx%s>" % (blocks * k, t), "vector<%dx%dx%s>" % (blocks, k, t)
+    n, va, vl = 3 * NUM_PAIRS, "vector<%dx%s>" % (blocks * k, t), "vector<%dx%dx%s>" % (blocks, k, t)
     vs = "vector<%dx1xf8E8M0FNU>" % blocks
     out = ["func.func private @printMemrefI32(memref<*xi32>)", wide_functions(fmt, k, blocks)]
     codes = []
@@ -593,13 +606,19 @@ def wide_driver_module(fmt, k, blocks, vectors):
     %%b128 = vector.shape_cast %%b : %(vl)s to %(va)s
     %%r1 = func.call @wide_slices(%%a128, %%b128, %%sa4, %%sb4) : (%(va)s, %(va)s, %(vs)s, %(vs)s) -> f32
     %%r2 = func.call @wide_loop(%%am, %%bm, %%sam, %%sbm) : (%(mm)s, %(mm)s, %(ms)s, %(ms)s) -> f32
-    %%c2 = arith.constant 2 : index
-    %%at1 = arith.muli %%i, %%c2 : index
+    %%mz = arith.constant -0.0 : f32
+    %%r3 = func.call @wide_contract(%%a128, %%b128, %%sa4, %%sb4, %%mz) : (%(va)s, %(va)s, %(vs)s, %(vs)s, f32) -> f32
+    %%c3 = arith.constant 3 : index
+    %%c2i = arith.constant 2 : index
+    %%at1 = arith.muli %%i, %%c3 : index
     %%at2 = arith.addi %%at1, %%c1 : index
+    %%at3 = arith.addi %%at1, %%c2i : index
     %%b1 = arith.bitcast %%r1 : f32 to i32
     %%b2 = arith.bitcast %%r2 : f32 to i32
+    %%b3 = arith.bitcast %%r3 : f32 to i32
     memref.store %%b1, %%buf[%%at1] : memref<%(n)dxi32>
     memref.store %%b2, %%buf[%%at2] : memref<%(n)dxi32>
+    memref.store %%b3, %%buf[%%at3] : memref<%(n)dxi32>
   }
   memref.dealloc %%am : %(mm)s
   memref.dealloc %%bm : %(mm)s

@@ -13,6 +13,7 @@
 // RUN: %{opt} %S/runtime.mlir --pass-pipeline='builtin.module(mx-scale-placement)' -verify-diagnostics -split-input-file | FileCheck %S/runtime.mlir
 // RUN: %{opt} %S/untouched.mlir --pass-pipeline='builtin.module(mx-scale-placement)' -verify-diagnostics -split-input-file | FileCheck %S/untouched.mlir
 // RUN: %{opt} %S/no_table.mlir --pass-pipeline='builtin.module(mx-scale-placement)' -verify-diagnostics -split-input-file | FileCheck %S/no_table.mlir
+// RUN: %{opt} %S/split_blocks.mlir --pass-pipeline='builtin.module(mx-split-blocks)' -verify-diagnostics -split-input-file | FileCheck %S/split_blocks.mlir
 // RUN: %{opt} %S/modes.mlir --pass-pipeline='builtin.module(mx-scale-placement{mode=runtime})' -verify-diagnostics -split-input-file | FileCheck %S/modes.mlir --check-prefix=RUNTIME
 // RUN: %{opt} %S/modes.mlir --pass-pipeline='builtin.module(mx-scale-placement{mode=static})' -verify-diagnostics=only-expected -split-input-file | FileCheck %S/modes.mlir --check-prefix=STATIC
 // RUN: %{opt} %S/guards_file.mlir --pass-pipeline='builtin.module(mx-scale-placement{guards=%inputs/e2m1_k2_two_regions.json allow-uncertified=true})' 2>&1 | FileCheck %S/guards_file.mlir --check-prefix=TWO

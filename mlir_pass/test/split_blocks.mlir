@@ -1,0 +1,101 @@
+// --mx-split-blocks (docs/mlir.md, "Wide K"): a 1-D vector.contract or vector.multi_reduction
+// over several MX blocks leaves the order of its sum to the lowering, so it may be rewritten
+// into one allowed order: each block reduced in order (SPEC §8's form over the block's slices),
+// the block sums added to the accumulator in order. --mx-scale-placement then guards each block
+// with its own table. The block size is the largest proper divisor of K whose blocks each carry
+// one scale code on both sides.
+// REQUIRES: mxcert
+// RUN: mxcert-opt %s --mx-split-blocks -verify-diagnostics -split-input-file | FileCheck %s
+// RUN: mxcert-opt %s --mx-split-blocks --mx-scale-placement -split-input-file 2>&1 | FileCheck %s --check-prefix=BOTH
+
+// K = 128 in 4 per-block scales (a vector<4x1> broadcast and reshaped), any accumulator (here a
+// function argument: one leaf of the sum, added first).
+// CHECK-LABEL: func.func @contract_k128(
+// CHECK-SAME: %[[ACC:[a-z0-9]+]]: f32
+// CHECK: %[[A0:.+]] = vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [32], strides = [1]} : vector<128xf4E2M1FN> to vector<32xf4E2M1FN>
+// CHECK-NEXT: %[[S0:.+]] = vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [32], strides = [1]} : vector<128xf8E8M0FNU> to vector<32xf8E8M0FNU>
+// CHECK-NEXT: arith.scaling_extf %[[A0]], %[[S0]] : vector<32xf4E2M1FN>, vector<32xf8E8M0FNU> to vector<32xf32>
+// CHECK: %[[P0:.+]] = arith.mulf %{{.*}}, %{{.*}} : vector<32xf32>
+// CHECK-NEXT: %[[T0:.+]] = vector.reduction <add>, %[[P0]] : vector<32xf32> into f32
+// CHECK-NEXT: %[[R0:.+]] = arith.addf %[[ACC]], %[[T0]] : f32
+// CHECK: {offsets = [96], sizes = [32], strides = [1]}
+// CHECK: %[[T3:.+]] = vector.reduction <add>, %{{.*}} : vector<32xf32> into f32
+// CHECK-NEXT: %[[R3:.+]] = arith.addf %{{.*}}, %[[T3]] : f32
+// CHECK-NEXT: return %[[R3]] : f32
+// BOTH: remark: mx-split-blocks: split the K = 128 vector.contract
+// BOTH-COUNT-4: inserted a runtime guard: post where (xa, xb) lies in the certified agree set {xa:0..252,xb:0..252,e:-147..117} of e2m1xe2m1_f32_rne_keep_k32_seq_dequant-post_bitwise.json
+// BOTH-LABEL: func.func @contract_k128(
+// BOTH-COUNT-4: mxcert.guard
+func.func @contract_k128(%a: vector<128xf4E2M1FN>, %b: vector<128xf4E2M1FN>, %sa4: vector<4x1xf8E8M0FNU>, %sb4: vector<4x1xf8E8M0FNU>, %acc: f32) -> f32 {
+  %sab = vector.broadcast %sa4 : vector<4x1xf8E8M0FNU> to vector<4x32xf8E8M0FNU>
+  %sa = vector.shape_cast %sab : vector<4x32xf8E8M0FNU> to vector<128xf8E8M0FNU>
+  %sbb = vector.broadcast %sb4 : vector<4x1xf8E8M0FNU> to vector<4x32xf8E8M0FNU>
+  %sb = vector.shape_cast %sbb : vector<4x32xf8E8M0FNU> to vector<128xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sa : vector<128xf4E2M1FN>, vector<128xf8E8M0FNU> to vector<128xf32>
+  %B = arith.scaling_extf %b, %sb : vector<128xf4E2M1FN>, vector<128xf8E8M0FNU> to vector<128xf32>
+  // expected-remark @below {{mx-split-blocks: split the K = 128 vector.contract (its lowering chooses the order) into 4 blocks of 32, each reduced in order (vector.reduction), added to the accumulator in order: one of the orders the op allows}}
+  %R = vector.contract {indexing_maps = [affine_map<(k) -> (k)>, affine_map<(k) -> (k)>, affine_map<(k) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<add>} %A, %B, %acc : vector<128xf32>, vector<128xf32> into f32
+  return %R : f32
+}
+
+// -----
+
+// A multi-reduction of K = 64 whose a scales are blocks of 32 (a vector.shuffle of two codes)
+// and b's one code (a broadcast): blocks of 32 carry one code on both sides.
+// CHECK-LABEL: func.func @multi_reduction_k64(
+// CHECK-COUNT-2: vector.reduction <add>, %{{.*}} : vector<32xf32> into f32
+// BOTH-LABEL: func.func @multi_reduction_k64(
+// BOTH-COUNT-2: mxcert.guard
+func.func @multi_reduction_k64(%a: vector<64xf4E2M1FN>, %b: vector<64xf4E2M1FN>, %s2: vector<2xf8E8M0FNU>, %sb: f8E8M0FNU) -> f32 {
+  %sa = vector.shuffle %s2, %s2 [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1] : vector<2xf8E8M0FNU>, vector<2xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<64xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sa : vector<64xf4E2M1FN>, vector<64xf8E8M0FNU> to vector<64xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<64xf4E2M1FN>, vector<64xf8E8M0FNU> to vector<64xf32>
+  %P = arith.mulf %A, %B : vector<64xf32>
+  %z = arith.constant -0.0 : f32
+  // expected-remark @below {{split the K = 64 vector.multi_reduction (its lowering chooses the order) into 2 blocks of 32}}
+  %R = vector.multi_reduction <add>, %P, %z [0] : vector<64xf32> to f32
+  return %R : f32
+}
+
+// -----
+
+// a in blocks of 32, b in blocks of 64: blocks of 32 (each inside one block of b).
+// CHECK-LABEL: func.func @mixed_block_sizes(
+// CHECK-COUNT-4: vector.reduction <add>, %{{.*}} : vector<32xf32> into f32
+func.func @mixed_block_sizes(%a: vector<128xf4E2M1FN>, %sa4: vector<4x1xf8E8M0FNU>, %sb2: vector<2x1xf8E8M0FNU>, %acc: f32) -> f32 {
+  %sab = vector.broadcast %sa4 : vector<4x1xf8E8M0FNU> to vector<4x32xf8E8M0FNU>
+  %sa = vector.shape_cast %sab : vector<4x32xf8E8M0FNU> to vector<128xf8E8M0FNU>
+  %sbb = vector.broadcast %sb2 : vector<2x1xf8E8M0FNU> to vector<2x64xf8E8M0FNU>
+  %sb = vector.shape_cast %sbb : vector<2x64xf8E8M0FNU> to vector<128xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sa : vector<128xf4E2M1FN>, vector<128xf8E8M0FNU> to vector<128xf32>
+  %B = arith.scaling_extf %a, %sb : vector<128xf4E2M1FN>, vector<128xf8E8M0FNU> to vector<128xf32>
+  // expected-remark @below {{into 4 blocks of 32}}
+  %R = vector.contract {indexing_maps = [affine_map<(k) -> (k)>, affine_map<(k) -> (k)>, affine_map<(k) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<add>} %A, %B, %acc : vector<128xf32>, vector<128xf32> into f32
+  return %R : f32
+}
+
+// -----
+
+// One code for all K: one MX block, not split (no remark; --mx-scale-placement decides it).
+// CHECK-LABEL: func.func @one_block(
+// CHECK-NOT: vector.extract_strided_slice
+// CHECK: vector.contract
+func.func @one_block(%a: vector<64xf4E2M1FN>, %s: f8E8M0FNU, %acc: f32) -> f32 {
+  %sv = vector.broadcast %s : f8E8M0FNU to vector<64xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sv : vector<64xf4E2M1FN>, vector<64xf8E8M0FNU> to vector<64xf32>
+  %R = vector.contract {indexing_maps = [affine_map<(k) -> (k)>, affine_map<(k) -> (k)>, affine_map<(k) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<add>} %A, %A, %acc : vector<64xf32>, vector<64xf32> into f32
+  return %R : f32
+}
+
+// -----
+
+// A scale per element (a vector argument): no block size, left whole with a remark.
+// CHECK-LABEL: func.func @per_element(
+// CHECK-NOT: vector.extract_strided_slice
+func.func @per_element(%a: vector<64xf4E2M1FN>, %s: vector<64xf8E8M0FNU>, %acc: f32) -> f32 {
+  %A = arith.scaling_extf %a, %s : vector<64xf4E2M1FN>, vector<64xf8E8M0FNU> to vector<64xf32>
+  // expected-remark @below {{mx-split-blocks: left whole: no block size divides K = 64 into blocks that each carry one scale code}}
+  %R = vector.contract {indexing_maps = [affine_map<(k) -> (k)>, affine_map<(k) -> (k)>, affine_map<(k) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<add>} %A, %A, %acc : vector<64xf32>, vector<64xf32> into f32
+  return %R : f32
+}
