@@ -996,6 +996,17 @@ bool traceLayoutScale(Value scale, SmallVector<int64_t> dims, const ContractLayo
 
 }  // namespace
 
+bool isScaleConstantAlong(Value scale, ArrayRef<int64_t> dims, ArrayRef<int64_t> sizes, int64_t k, const char *side,
+                          std::string &why) {
+  ContractLayout L;
+  L.dimSize.assign(sizes.begin(), sizes.end());
+  L.kDim = k;
+  for (int64_t d = 0; d < int64_t(sizes.size()); ++d)
+    if (d != k) L.outDims.push_back(d);
+  LayoutScale s;
+  return traceLayoutScale(scale, SmallVector<int64_t>(dims.begin(), dims.end()), L, side, s, why);
+}
+
 bool isOneBlockScale(Value scale, int64_t lo, int64_t hi, std::string &why) {
   Value v = scale;
   bool bits = false;

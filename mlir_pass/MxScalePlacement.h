@@ -244,6 +244,15 @@ private:
 /// splits a reduction only into ranges this accepts.
 bool isOneBlockScale(mlir::Value scale, int64_t lo, int64_t hi, std::string &why);
 
+/// Whether the scale `scale` of an operand (its dimension i indexed by iteration dimension
+/// `dims[i]`, the iteration dimensions of sizes `sizes`) carries one code along iteration
+/// dimension `k` (`side` names the operand in `why`): read as in "Any contraction layout" (docs/mlir.md: traced through transposes,
+/// broadcasts, unit reshapes and 8-bit bitcasts to codes not indexed by k, or a constant equal
+/// along k); sets `why` when not. `--mx-split-blocks` splits a reduction over two dimensions at
+/// the one both scales are constant along.
+bool isScaleConstantAlong(mlir::Value scale, llvm::ArrayRef<int64_t> dims, llvm::ArrayRef<int64_t> sizes, int64_t k,
+                          const char *side, std::string &why);
+
 /// What the rewrite patterns share with the pass that runs them.
 struct MxScalePlacementState {
   PlacementMode mode = PlacementMode::Auto; ///< the `mode` option

@@ -7,8 +7,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
+#include <array>
 #include <string>
 
 using namespace mlir;
@@ -96,6 +98,36 @@ LogicalResult splitOrLeave(PatternRewriter &rewriter, Operation *op, WideReducti
   return success();
 }
 
+/// A reduction over two iteration dimensions of the products of two scaled operands (their
+/// dimension i indexed by iteration dimension dimsA[i], dimsB[i]; sizes `sizes`): the block
+/// dimension, the one of `red` (two dimensions) along which both scales carry one code (the
+/// later one where both do), or -1 with `why` set where neither does.
+int64_t blockDimOf(Value scaleA, ArrayRef<int64_t> dimsA, Value scaleB, ArrayRef<int64_t> dimsB,
+                   ArrayRef<int64_t> sizes, std::array<int64_t, 2> red, std::string &why) {
+  for (int64_t k : {std::max(red[0], red[1]), std::min(red[0], red[1])}) {
+    std::string wa, wb;
+    if (isScaleConstantAlong(scaleA, dimsA, sizes, k, "a", wa) && isScaleConstantAlong(scaleB, dimsB, sizes, k, "b", wb))
+      return k;
+    why = "along neither reduced dimension does each scale carry one code (" + (wa.empty() ? wb : wa) + ")";
+  }
+  return -1;
+}
+
+/// The splat -0.0 of f32 vector type `t` (the exact identity of IEEE addition).
+Value negZero(PatternRewriter &rewriter, Location loc, VectorType t) {
+  return arith::ConstantOp::create(rewriter, loc, t,
+                                   DenseElementsAttr::get(t, rewriter.getFloatAttr(rewriter.getF32Type(), -0.0)));
+}
+
+/// The remark of a split over a block dimension.
+void remarkBlockDim(Operation *op, bool emitRemarks, int64_t nb, int64_t bs) {
+  if (emitRemarks)
+    mlir::emitRemark(op->getLoc(), "mx-split-blocks: split the ")
+        << op->getName().getStringRef() << " over a block dimension of " << nb << " and a block of " << bs
+        << " (its lowering chooses the order) into the blocks' sums from -0.0, then their sum from the accumulator: "
+           "one of the orders the op allows";
+}
+
 /// A 1-D `vector.contract` of two `arith.scaling_extf` vectors into a scalar f32: indexing
 /// maps (d0) -> (d0), (d0) -> (d0), (d0) -> (), one reduction iterator, kind add.
 struct SplitContract : OpRewritePattern<vector::ContractionOp> {
@@ -108,6 +140,8 @@ struct SplitContract : OpRewritePattern<vector::ContractionOp> {
     MLIRContext *ctx = op.getContext();
     AffineMap id = AffineMap::get(1, 0, {getAffineDimExpr(0, ctx)}, ctx);
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    if (w.extA && w.extB && op.getKind() == vector::CombiningKind::ADD && !isa<vector::MaskOp>(op->getParentOp()))
+      if (succeeded(splitBlockDim(op, rewriter))) return success();
     if (!w.extA || !w.extB || op.getKind() != vector::CombiningKind::ADD || !lt || lt.getRank() != 1 ||
         lt.isScalable() || op.getRhs().getType() != lt || !lt.getElementType().isF32() ||
         !op.getResultType().isF32() || maps.size() != 3 || maps[0] != id || maps[1] != id ||
@@ -116,6 +150,65 @@ struct SplitContract : OpRewritePattern<vector::ContractionOp> {
     w.acc = op.getAcc();
     w.k = lt.getShape()[0];
     return splitOrLeave(rewriter, op, w, emitRemarks);
+  }
+
+  /// A contraction over two reduction dimensions kb and k (an explicit block dimension), every
+  /// map a projected permutation, f32 operands and result, both scales one code along k:
+  /// rewritten into the contraction over k alone (kb made parallel and appended to the result,
+  /// from a -0.0 splat: one MX block of k per output element and kb) and a
+  /// `vector.multi_reduction <add>` over kb from the original accumulator.
+  LogicalResult splitBlockDim(vector::ContractionOp op, PatternRewriter &rewriter) const {
+    SmallVector<vector::IteratorType> iters = op.getIteratorTypesArray();
+    SmallVector<int64_t> red;
+    for (auto [d, it] : llvm::enumerate(iters))
+      if (it == vector::IteratorType::reduction) red.push_back(int64_t(d));
+    auto lt = dyn_cast<VectorType>(op.getLhs().getType());
+    auto rt = dyn_cast<VectorType>(op.getRhs().getType());
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    if (red.size() != 2 || !lt || !rt || lt.isScalable() || rt.isScalable() || !lt.getElementType().isF32() ||
+        !rt.getElementType().isF32() || !getElementTypeOrSelf(op.getResultType()).isF32() ||
+        !llvm::all_of(maps, [](AffineMap m) { return m.isProjectedPermutation(); }))
+      return failure();
+    SmallVector<int64_t> sizes(iters.size(), 0), dimsA, dimsB;
+    for (auto [map, t, dims] : {std::tuple{maps[0], lt, &dimsA}, std::tuple{maps[1], rt, &dimsB}})
+      for (unsigned r = 0; r < map.getNumResults(); ++r) {
+        dims->push_back(map.getDimPosition(r));
+        sizes[map.getDimPosition(r)] = t.getDimSize(r);
+      }
+    std::string why;
+    auto extA = op.getLhs().getDefiningOp<arith::ScalingExtFOp>();
+    auto extB = op.getRhs().getDefiningOp<arith::ScalingExtFOp>();
+    const int64_t k = blockDimOf(extA.getScale(), dimsA, extB.getScale(), dimsB, sizes, {red[0], red[1]}, why);
+    if (k < 0) {
+      if (emitRemarks) mlir::emitRemark(op->getLoc(), "mx-split-blocks: left whole: ") << why;
+      return failure();
+    }
+    const int64_t kb = red[0] == k ? red[1] : red[0];
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    // The partial contraction: kb parallel, the result indexed by the old result dims, then kb.
+    SmallVector<AffineExpr> out(maps[2].getResults().begin(), maps[2].getResults().end());
+    out.push_back(getAffineDimExpr(unsigned(kb), ctx));
+    SmallVector<int64_t> shape;
+    if (auto ot = dyn_cast<VectorType>(op.getResultType())) shape.assign(ot.getShape().begin(), ot.getShape().end());
+    shape.push_back(sizes[kb]);
+    auto partialType = VectorType::get(shape, rewriter.getF32Type());
+    SmallVector<Attribute> iterAttrs;
+    for (auto [d, it] : llvm::enumerate(iters))
+      iterAttrs.push_back(vector::IteratorTypeAttr::get(
+          ctx, int64_t(d) == kb ? vector::IteratorType::parallel : it));
+    ArrayAttr mapAttr = rewriter.getAffineMapArrayAttr(
+        {maps[0], maps[1], AffineMap::get(maps[2].getNumDims(), 0, out, ctx)});
+    rewriter.setInsertionPoint(op);
+    Value partial = vector::ContractionOp::create(rewriter, loc, op.getLhs(), op.getRhs(),
+                                                  negZero(rewriter, loc, partialType), mapAttr,
+                                                  rewriter.getArrayAttr(iterAttrs), vector::CombiningKind::ADD);
+    SmallVector<bool> mask(shape.size(), false);
+    mask.back() = true;
+    remarkBlockDim(op, emitRemarks, sizes[kb], sizes[k]);
+    rewriter.replaceOpWithNewOp<vector::MultiDimReductionOp>(op, partial, op.getAcc(), mask,
+                                                             vector::CombiningKind::ADD);
+    return success();
   }
   bool emitRemarks; ///< report decisions as remarks
 };
@@ -132,6 +225,9 @@ struct SplitMultiReduction : OpRewritePattern<vector::MultiDimReductionOp> {
       w.extA = w.mul.getLhs().getDefiningOp<arith::ScalingExtFOp>();
       w.extB = w.mul.getRhs().getDefiningOp<arith::ScalingExtFOp>();
     }
+    if (w.mul && w.extA && w.extB && op.getKind() == vector::CombiningKind::ADD && vt && !vt.isScalable() &&
+        vt.getElementType().isF32() && op.getReductionDims().size() == 2 && !isa<vector::MaskOp>(op->getParentOp()))
+      return splitBlockDim(op, w, vt, rewriter);
     if (!w.mul || !w.extA || !w.extB || op.getKind() != vector::CombiningKind::ADD || !vt || vt.getRank() != 1 ||
         vt.isScalable() || !vt.getElementType().isF32() || !op.getDestType().isF32() ||
         op.getReductionDims() != ArrayRef<int64_t>{0})
@@ -139,6 +235,39 @@ struct SplitMultiReduction : OpRewritePattern<vector::MultiDimReductionOp> {
     w.acc = op.getAcc();
     w.k = vt.getShape()[0];
     return splitOrLeave(rewriter, op, w, emitRemarks);
+  }
+
+  /// A multi-reduction over two dimensions kb and k (an explicit block dimension) of the
+  /// product of two scaled vectors of the same shape, both scales one code along k: rewritten
+  /// into the multi-reduction over k alone from a -0.0 splat (one MX block of k per output
+  /// element and kb) and one over kb from the original accumulator.
+  LogicalResult splitBlockDim(vector::MultiDimReductionOp op, WideReduction w, VectorType vt,
+                              PatternRewriter &rewriter) const {
+    SmallVector<int64_t> dims, sizes(vt.getShape().begin(), vt.getShape().end());
+    for (int64_t d = 0; d < vt.getRank(); ++d) dims.push_back(d);
+    ArrayRef<int64_t> red = op.getReductionDims();
+    std::string why;
+    const int64_t k = blockDimOf(w.extA.getScale(), dims, w.extB.getScale(), dims, sizes, {red[0], red[1]}, why);
+    if (k < 0) {
+      if (emitRemarks) mlir::emitRemark(op->getLoc(), "mx-split-blocks: left whole: ") << why;
+      return rewriter.notifyMatchFailure(op, why);
+    }
+    const int64_t kb = red[0] == k ? red[1] : red[0];
+    SmallVector<int64_t> shape;
+    for (int64_t d = 0; d < vt.getRank(); ++d)
+      if (d != k) shape.push_back(sizes[d]);
+    auto partialType = VectorType::get(shape, rewriter.getF32Type());
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    SmallVector<bool> inner(size_t(vt.getRank()), false), outer(shape.size(), false);
+    inner[size_t(k)] = true;
+    outer[size_t(kb < k ? kb : kb - 1)] = true;
+    Value partial = vector::MultiDimReductionOp::create(rewriter, loc, op.getSource(), negZero(rewriter, loc, partialType),
+                                                        inner, vector::CombiningKind::ADD);
+    remarkBlockDim(op, emitRemarks, sizes[kb], sizes[k]);
+    rewriter.replaceOpWithNewOp<vector::MultiDimReductionOp>(op, partial, op.getAcc(), outer,
+                                                             vector::CombiningKind::ADD);
+    return success();
   }
   bool emitRemarks; ///< report decisions as remarks
 };

@@ -13,7 +13,8 @@
 // accumulator. Each T_j is then SPEC §8's form over one block (a `vector.reduction` of the
 // block's slices), which `--mx-scale-placement` rewrites with the block's own table. Nothing
 // is claimed about bits another lowering would produce: the pass fixes the order, and the
-// results are those of that order.
+// results are those of that order. The same holds for a reduction over an explicit block
+// dimension kb and k (docs/mlir.md, "Wide K"): R = acc + sum_kb (-0.0 + sum_k p).
 #pragma once
 
 #include "mlir/IR/PatternMatch.h"
@@ -27,7 +28,11 @@ namespace mxcert::mlir_pass {
 /// (both leave the order open) over several MX blocks into per-block ordered reductions
 /// added to the accumulator in order. The block size is the largest proper divisor BS of K
 /// for which every block's elements carry one scale code on both sides (isOneBlockScale);
-/// an op whose scales are one code over all K is not split (it is one MX block).
+/// an op whose scales are one code over all K is not split (it is one MX block). And the
+/// patterns that split a `vector.contract` or `vector.multi_reduction` over two reduction
+/// dimensions kb and k, both scales one code along k (isScaleConstantAlong), into the
+/// reduction over k from a splat -0.0 (-0.0 + x = x: one MX block per output and kb) and a
+/// `vector.multi_reduction` over kb from the accumulator (an order the op allows too).
 void populateMxSplitBlocksPatterns(mlir::RewritePatternSet &patterns, bool emitRemarks);
 
 /// Creates `--mx-split-blocks` (option `remarks`, default true: report every split and every

@@ -543,6 +543,77 @@ def check_matmul(args, fmt, k, acc, layout="mk"):
     return summary, problems
 
 
+def check_kblocks(args, fmt, k):
+    """The MX matmul with an explicit block dimension (mx.linalg_kblocks_driver_module: a
+    linalg.generic over (i, j, kb, k), 2 x 2 outputs, 2 blocks of k) through the linalg
+    pipeline with --mx-split-blocks before the pass in every variant (the split fixes one of the
+    orders the op allows: each block from -0.0, then the blocks from the +0.0 accumulator in
+    order); every (xa, xb). The model of output (i, j): the blocks' mxcert eval bits (seq k,
+    dequant or post) added to +0.0 in order of kb."""
+    t0 = time.time()
+    work = mx.ensure_dir(os.path.join(args.workdir, "k%d-kblocks" % k))
+    with open(table_path(args.tables, fmt, k, "keep", "+0")) as f:
+        table = json.load(f)
+    vectors = fewer(args, build_vectors(fmt, k, json.load(open(table_path(args.tables, fmt, k))), args.all_vectors,
+                                        "ieee", args.quick))
+    S = mx.sign_bit(fmt)
+    a0, b0 = list(vectors[0][1]), list(vectors[0][2])
+    b1 = list(vectors[min(1, len(vectors) - 1)][2])
+    a_blocks = [[a0, a0[1:] + a0[:1]], [[c ^ S for c in a0], list(reversed(a0))]]  # [i][kb]
+    b_blocks = [[b0, [S] * k], [list(reversed(b0)), b1]]  # [kb][j]
+    m, n, nb = mx.KB_M, mx.KB_N, mx.KB_BLOCKS
+    src = os.path.join(work, "input.mlir")
+    with open(src, "w") as f:
+        f.write(mx.linalg_kblocks_driver_module(fmt, k, a_blocks, b_blocks))
+    post_all = write_post_all(work, table)
+    trust = trust_options(args)
+    placement = "--mx-scale-placement=" + trust
+
+    def pipeline(p):  # the linalg pipeline, the split before the pass in every variant
+        passes = mx.linalg_pipeline(p)
+        at = passes.index("--canonicalize") + 1
+        return passes[:at] + ["--mx-split-blocks"] + passes[at:]
+    problems = []
+    upto = pipeline(placement)
+    remarks = mx.lower(args.mxcert_opt, src, os.path.join(work, "rewritten.mlir"), upto[:upto.index(placement) + 1])
+    if "mx-split-blocks: split" not in remarks or "(for every element of the tile)" not in remarks:
+        problems.append("expected a split and a runtime guard over the tile: %s" % remarks[:400])
+    variants, results = run_three(args, work, src, placement, post_all, trust, 1, problems, pipeline)
+    if results is None:
+        return None, problems
+    blocks = [(i, j, kb) for i in range(m) for j in range(n) for kb in range(nb)]
+    model = {(i, j, kb): mx.model_bits(args.mxcert, fmt, fmt, k, a_blocks[i][kb], [b_blocks[kb][j][kk] for kk in range(k)],
+                                       ("dequant", "post")) for i, j, kb in blocks}
+    counts = {name: 0 for name, _ in variants}
+    for name, _ in variants:
+        got = canonical(results[name][0])
+        for xa in range(256):
+            for xb in range(256):
+                codes = {(i, j, kb): (mx.kblock_code_a(xa, i, kb), mx.kblock_code_b(xb, kb, j)) for i, j, kb in blocks}
+                # post-all: one guard for the whole tile (every output and block).
+                use_post = name == "post-all" and all(ca <= 254 and cb <= 254 for ca, cb in codes.values())
+                for i in range(m):
+                    for j in range(n):
+                        total = 0
+                        for kb in range(nb):
+                            ca, cb = codes[(i, j, kb)]
+                            total = mx.f32_add_bits(total, model[(i, j, kb)]["post" if use_post else "dequant"][ca * 256 + cb])
+                        w = canonical([total])[0]
+                        g = got[(xa * 256 + xb) * m * n + i * n + j]
+                        if g != w:
+                            counts[name] += 1
+                            if len(problems) < 40:
+                                problems.append("%s k=%d kblocks %s: xa=%d xb=%d output (%d, %d) got 0x%08X, want 0x%08X" % (
+                                    fmt, k, name, xa, xb, i, j, g, w))
+    summary = dict(outputs=m * n, blocks=nb, pairs=mx.NUM_PAIRS, mismatches=counts, seconds=round(time.time() - t0, 1))
+    print("%s k=%d as a linalg.generic matmul over (i, j, kb, k), %dx%d outputs, %d blocks, split by --mx-split-blocks, "
+          "block codes (xa + %d i + %d kb, xb + %d kb + %d j) mod 256: %d code pairs; mismatches: original %d, rewritten "
+          "%d, post-all %d (%.0f s)" % (fmt, k, m, n, nb, mx.TILE_ROW_STEP, mx.WIDE_STEP_B, mx.WIDE_STEP_B,
+                                        mx.TILE_ROW_STEP, mx.NUM_PAIRS, counts["original"], counts["rewritten"],
+                                        counts["post-all"], summary["seconds"]))
+    return summary, problems
+
+
 WIDE_BLOCKS = 4
 
 
@@ -666,12 +737,14 @@ def main():
             form, acc = mx.parse_form(form_text or "reduction")
         except ValueError as e:
             ap.error("--k %s: %s" % (spec, e))
-        if form in ("contract-tile", "contract-rows", "linalg", "linalg-memref", "wide") or form in MATMUL_FORMS:
+        if form in ("contract-tile", "contract-rows", "linalg", "linalg-memref", "linalg-kblocks", "wide") or \
+                form in MATMUL_FORMS:
             if args.b_format and args.b_format != args.format:
                 ap.error("--k %s: --b-format is for the 1-D forms only" % spec)
             if args.denormal != "ieee":
                 ap.error("--k %s: %s runs in the ieee environment only" % (spec, form))
             summary, problems = (check_wide(args, args.format, k) if form == "wide"
+                                 else check_kblocks(args, args.format, k) if form == "linalg-kblocks"
                                  else check_matmul(args, args.format, k, acc, MATMUL_FORMS[form])
                                  if form in MATMUL_FORMS
                                  else check_tile(args, args.format, k, acc,

@@ -119,9 +119,11 @@ def scale_lines(var, code_var, vs, k, form):
 # transposed (-at), the result held transposed (-ct), and as a batch matmul of 2 batches (contract-bmm);
 # linalg: the same product as a linalg.generic through the linalg pipeline (linalg_driver_module),
 # on tensors, or on memrefs (linalg-memref: the accumulator read back from the filled output);
+# linalg-kblocks: an MX matmul over (i, j, kb, k) through the linalg pipeline with --mx-split-blocks
+# (linalg_kblocks_driver_module);
 # wide: 4 blocks of K, each reduced on its own, the sums added (wide_driver_module).
 FORMS = ("reduction", "reduction-acc", "multi_reduction", "contract", "contract-tile", "contract-rows",
-         "contract-matmul", "contract-matmul-at", "contract-matmul-ct", "contract-bmm", "linalg", "linalg-memref", "wide")
+         "contract-matmul", "contract-matmul-at", "contract-matmul-ct", "contract-bmm", "linalg", "linalg-memref", "linalg-kblocks", "wide")
 
 
 def parse_form(text):
@@ -130,7 +132,7 @@ def parse_form(text):
     form, _, acc = text.partition(":")
     if form not in FORMS:
         raise ValueError("unknown form %r (expected one of %s)" % (form, ", ".join(FORMS)))
-    if form in ("reduction", "wide"):
+    if form in ("reduction", "wide", "linalg-kblocks"):
         if acc:
             raise ValueError("form %s takes no accumulator" % form)
         return form, None
@@ -660,22 +662,28 @@ def linalg_pipeline(placement):
                      "--convert-vector-to-scf=full-unroll=true", "--mx-to-llvm"]
 
 
+def linalg_mx_body(t):
+    """The region of a linalg.generic over MX elements of MLIR type t: rnd(2^s x) * rnd(2^u y)
+    added to the accumulator (the scalar form of SPEC §8's dequant placement)."""
+    return """  ^bb0(%%x: %(t)s, %%y: %(t)s, %%s: f8E8M0FNU, %%u: f8E8M0FNU, %%acc: f32):
+    %%xs = arith.scaling_extf %%x, %%s : %(t)s, f8E8M0FNU to f32
+    %%ys = arith.scaling_extf %%y, %%u : %(t)s, f8E8M0FNU to f32
+    %%p = arith.mulf %%xs, %%ys : f32
+    %%sum = arith.addf %%acc, %%p : f32
+    linalg.yield %%sum : f32
+  }""" % dict(t=t)
+
+
 def linalg_gemv(fmt, k, rows, acc, memref=False):
     """@mx_gemv: C = A x b as a linalg.generic on tensors, C[i] = sum_k rnd(2^sa_i A[i,k]) *
     rnd(2^sb b[k]), C filled with the accumulator acc ("+0" / "-0") first. With memref: the
     same on memrefs, C an output argument."""
     t = FORMATS[fmt]["mlir"]
     kind = "memref" if memref else "tensor"
-    d = dict(r=rows, k=k, t=t, z="-0.0" if acc == "-0" else "0.0", m=kind)
+    d = dict(r=rows, k=k, t=t, z="-0.0" if acc == "-0" else "0.0", m=kind, body=linalg_mx_body(t))
     generic = """linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> ()>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
       ins(%%a, %%b, %%sa, %%sb : %(m)s<%(r)dx%(k)dx%(t)s>, %(m)s<%(k)dx%(t)s>, %(m)s<%(r)dxf8E8M0FNU>, %(m)s<f8E8M0FNU>) outs(%%c : %(m)s<%(r)dxf32>) {
-  ^bb0(%%x: %(t)s, %%y: %(t)s, %%s: f8E8M0FNU, %%u: f8E8M0FNU, %%acc: f32):
-    %%xs = arith.scaling_extf %%x, %%s : %(t)s, f8E8M0FNU to f32
-    %%ys = arith.scaling_extf %%y, %%u : %(t)s, f8E8M0FNU to f32
-    %%p = arith.mulf %%xs, %%ys : f32
-    %%sum = arith.addf %%acc, %%p : f32
-    linalg.yield %%sum : f32
-  }""" % d
+%(body)s""" % d
     head = "func.func @mx_gemv(%%a: %(m)s<%(r)dx%(k)dx%(t)s>, %%b: %(m)s<%(k)dx%(t)s>, %%sa: %(m)s<%(r)dxf8E8M0FNU>, %%sb: %(m)s<f8E8M0FNU>" % d
     if memref:
         return head + """, %%c: memref<%(r)dxf32>) {
@@ -756,6 +764,88 @@ def linalg_driver_module(fmt, k, rows, vectors, acc, memref=False):
     main += ["  memref.dealloc %%buf : memref<%dxi32>" % n, "  memref.dealloc %sbuf : memref<1xi32>", "  return", "}"]
     out.append("\n".join(main))
     return "\n\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# An MX matmul with an explicit block dimension: linalg.generic over (i, j, kb, k)
+
+KB_M, KB_N, KB_BLOCKS = 2, 2, 2  # rows of A, columns of B, blocks of K
+
+
+def kblock_code_a(xa, i, kb):
+    """The scale code of row i, block kb of A when the driver's code is xa."""
+    return (xa + TILE_ROW_STEP * i + WIDE_STEP_B * kb) % 256
+
+
+def kblock_code_b(xb, kb, j):
+    """The scale code of block kb, column j of B when the driver's code is xb."""
+    return (xb + WIDE_STEP_B * kb + TILE_ROW_STEP * j) % 256
+
+
+def linalg_kblocks_driver_module(fmt, k, a_blocks, b_blocks):
+    """@mx_mm: C[i, j] = sum over kb, k of rnd(2^sa[i,kb] A[i,kb,k]) * rnd(2^sb[kb,j] B[kb,k,j]),
+    a linalg.generic on tensors with iterators (i, j, kb, k) (both kb and k reductions; the MX
+    blocks are the k lines), C filled with +0.0; KB_M x KB_N outputs, KB_BLOCKS blocks of k.
+    a_blocks[i][kb], b_blocks[kb][j]: the blocks' element codes. @main runs all 65536 (xa, xb),
+    block (i, kb) of A with code kblock_code_a(xa, i, kb), block (kb, j) of B with
+    kblock_code_b(xb, kb, j); output (i, j) of pair (xa, xb) at (xa * 256 + xb) * M * N + i * N + j;
+    one printed memref."""
+    t = FORMATS[fmt]["mlir"]
+    m, n, nb = KB_M, KB_N, KB_BLOCKS
+    ta, tb = "tensor<%dx%dx%dx%s>" % (m, nb, k, t), "tensor<%dx%dx%dx%s>" % (nb, k, n, t)
+    tsa, tsb, tr = "tensor<%dx%dxf8E8M0FNU>" % (m, nb), "tensor<%dx%dxf8E8M0FNU>" % (nb, n), "tensor<%dx%dxf32>" % (m, n)
+    total = NUM_PAIRS * m * n
+    mm = """func.func @mx_mm(%%a: %(ta)s, %%b: %(tb)s, %%sa: %(tsa)s, %%sb: %(tsb)s) -> %(tr)s {
+  %%z = arith.constant 0.0 : f32
+  %%e = tensor.empty() : %(tr)s
+  %%c = linalg.fill ins(%%z : f32) outs(%%e : %(tr)s) -> %(tr)s
+  %%res = linalg.generic {indexing_maps = [affine_map<(i, j, kb, k) -> (i, kb, k)>, affine_map<(i, j, kb, k) -> (kb, k, j)>, affine_map<(i, j, kb, k) -> (i, kb)>, affine_map<(i, j, kb, k) -> (kb, j)>, affine_map<(i, j, kb, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%%a, %%b, %%sa, %%sb : %(ta)s, %(tb)s, %(tsa)s, %(tsb)s) outs(%%c : %(tr)s) {
+%(body)s -> %(tr)s
+  return %%res : %(tr)s
+}""" % dict(ta=ta, tb=tb, tsa=tsa, tsb=tsb, tr=tr, t=t, body=linalg_mx_body(t))
+    body = []
+    for name, src, code in (("ca", "%xa32", lambda i, kb: TILE_ROW_STEP * i + WIDE_STEP_B * kb),
+                            ("cb", "%xb32", lambda kb, j: WIDE_STEP_B * kb + TILE_ROW_STEP * j)):
+        rows, cols = (m, nb) if name == "ca" else (nb, n)
+        vals = []
+        for r in range(rows):
+            for c in range(cols):
+                v = "%%%s%d%d" % (name, r, c)
+                body += ["    %s_o = arith.constant %d : i32" % (v, code(r, c)),
+                         "    %s_x = arith.addi %s, %s_o : i32" % (v, src, v),
+                         "    %s_m = arith.andi %s_x, %%c255 : i32" % (v, v),
+                         "    %s_8 = arith.trunci %s_m : i32 to i8" % (v, v),
+                         "    %s = arith.bitcast %s_8 : i8 to f8E8M0FNU" % (v, v)]
+                vals.append(v)
+        body.append("    %%%st = tensor.from_elements %s : %s" % (name, ", ".join(vals), tsa if name == "ca" else tsb))
+    body += ["    %%r = func.call @mx_mm(%%a, %%b, %%cat, %%cbt) : (%s, %s, %s, %s) -> %s" % (ta, tb, tsa, tsb, tr),
+             "    %%cmn = arith.constant %d : index" % (m * n), "    %base = arith.muli %i, %cmn : index"]
+    for i in range(m):
+        for j in range(n):
+            q = i * n + j
+            body += ["    %%ri%d = arith.constant %d : index" % (q, i), "    %%rj%d = arith.constant %d : index" % (q, j),
+                     "    %%e%d = tensor.extract %%r[%%ri%d, %%rj%d] : %s" % (q, q, q, tr),
+                     "    %%i%d = arith.bitcast %%e%d : f32 to i32" % (q, q),
+                     "    %%k%d = arith.constant %d : index" % (q, q),
+                     "    %%at%d = arith.addi %%base, %%k%d : index" % (q, q),
+                     "    memref.store %%i%d, %%buf[%%at%d] : memref<%dxi32>" % (q, q, total)]
+    run_all = PAIR_LOOP_HEAD % dict(va=ta, vb=tb, n=NUM_PAIRS, bufn=total) + "\n" + "\n".join(body) + "\n  }\n  return\n}"
+    main = main_prologue(total, 1) + ["  %c0m = arith.constant 0 : index"]
+    a_elems = [c for i in range(m) for kb in range(nb) for c in a_blocks[i][kb]]
+    b_elems = [b_blocks[kb][j][kk] for kb in range(nb) for kk in range(k) for j in range(n)]
+    main += [line[2:] for line in element_vector("af", fmt, a_elems)]
+    main += [line[2:] for line in element_vector("bf", fmt, b_elems)]
+    for x, elems, tt, shape in (("a", a_elems, ta, (m, nb, k)), ("b", b_elems, tb, (nb, k, n))):
+        vt = "vector<%dx%dx%dx%s>" % (shape + (t,))
+        main += ["  %%%sv = vector.shape_cast %%%sf : vector<%dx%s> to %s" % (x, x, len(elems), t, vt),
+                 "  %%%se = tensor.empty() : %s" % (x, tt),
+                 "  %%%s = vector.transfer_write %%%sv, %%%se[%%c0m, %%c0m, %%c0m] {in_bounds = [true, true, true]} : %s, %s"
+                 % (x, x, x, vt, tt)]
+    main += ["  func.call @run_all(%%a, %%b, %%buf) : (%s, %s, memref<%dxi32>) -> ()" % (ta, tb, total),
+             "  func.call @printMemrefI32(%ubuf) : (memref<*xi32>) -> ()",
+             "  memref.dealloc %%buf : memref<%dxi32>" % total, "  memref.dealloc %sbuf : memref<1xi32>", "  return", "}"]
+    return "\n\n".join(["func.func private @printMemrefI32(memref<*xi32>)", mm, run_all, "\n".join(main)]) + "\n"
 
 
 # ---------------------------------------------------------------------------------------------

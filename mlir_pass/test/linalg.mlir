@@ -70,3 +70,24 @@
 //
 // RUN: mxcert-opt %S/../../examples/mx_gemv_linalg_memref.mlir --transform-preload-library=transform-library-paths=%S/../pipelines/linalg-vectorize.mlir --transform-interpreter --canonicalize --mx-scale-placement --convert-vector-to-scf=full-unroll=true --mx-to-llvm 2>/dev/null | %mlir_runner -e main -entry-point-result=void -O2 -shared-libs=%runner_libs | FileCheck %s --check-prefix=OUT
 // RUN: mxcert-opt %S/../../examples/mx_gemv_linalg_memref.mlir --transform-preload-library=transform-library-paths=%S/../pipelines/linalg-vectorize.mlir --transform-interpreter --canonicalize --convert-vector-to-scf=full-unroll=true --mx-to-llvm 2>/dev/null | %mlir_runner -e main -entry-point-result=void -O2 -shared-libs=%runner_libs | FileCheck %s --check-prefix=OUT
+
+// An MX matmul with an explicit block dimension (examples/mx_matmul_kblocks_linalg.mlir):
+// vectorized, a vector.multi_reduction over [2, 3] (kb and k); --mx-split-blocks splits it at k
+// into the blocks' sums from -0.0 and their sum over kb from the accumulator, and the pass
+// guards the blocks (docs/mlir.md, "Wide K"). The pipeline prints the same sums with both
+// passes and with neither (the values are exact in every order).
+// RUN: mxcert-opt %S/../../examples/mx_matmul_kblocks_linalg.mlir --transform-preload-library=transform-library-paths=%S/../pipelines/linalg-vectorize.mlir --transform-interpreter --canonicalize --mx-split-blocks --mx-scale-placement 2>%t.kb.err | FileCheck %s --check-prefix=KB
+// RUN: FileCheck %s --check-prefix=KBREMARK --input-file=%t.kb.err
+// KBREMARK: remark: mx-split-blocks: split the vector.multi_reduction over a block dimension of 2 and a block of 32 (its lowering chooses the order) into the blocks' sums from -0.0, then their sum from the accumulator: one of the orders the op allows
+// KBREMARK: remark: mx-scale-placement: inserted a runtime guard: post where (xa, xb) lies in (for every element of the tile) the certified agree set {xa:0..252,xb:0..252,e:-147..117} of e2m1xe2m1_f32_rne_keep_k33_any_dequant-post_bitwise.json
+// KB-LABEL: func.func @mx_mm(
+// KB: %[[NZ:.+]] = arith.constant dense<-0.000000e+00> : vector<2x2x2xf32>
+// KB: scf.if %{{.*}} -> (vector<2x2x2xf32>) {
+// KB: vector.multi_reduction <add>, %{{.*}}, %[[NZ]] [3] : vector<2x2x2x32xf32> to vector<2x2x2xf32>
+// KB: } {mxcert.guard = "xa:0..252,xb:0..252,e:-147..117", mxcert.post = "f32"}
+// KB: vector.multi_reduction <add>, %{{.*}}, %{{.*}} [2] : vector<2x2x2xf32> to vector<2x2xf32>
+//
+// RUN: mxcert-opt %S/../../examples/mx_matmul_kblocks_linalg.mlir --transform-preload-library=transform-library-paths=%S/../pipelines/linalg-vectorize.mlir --transform-interpreter --canonicalize --mx-split-blocks --mx-scale-placement "--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --convert-vector-to-scf=full-unroll=true --mx-to-llvm 2>/dev/null | %mlir_runner -e main -entry-point-result=void -O2 -shared-libs=%runner_libs | FileCheck %s --check-prefix=KBOUT
+// RUN: mxcert-opt %S/../../examples/mx_matmul_kblocks_linalg.mlir --transform-preload-library=transform-library-paths=%S/../pipelines/linalg-vectorize.mlir --transform-interpreter --canonicalize "--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --convert-vector-to-scf=full-unroll=true --mx-to-llvm 2>/dev/null | %mlir_runner -e main -entry-point-result=void -O2 -shared-libs=%runner_libs | FileCheck %s --check-prefix=KBOUT
+// KBOUT: {{\[}}[96,   480],
+// KBOUT-NEXT: [204,   1560]]

@@ -99,3 +99,59 @@ func.func @per_element(%a: vector<64xf4E2M1FN>, %s: vector<64xf8E8M0FNU>, %acc: 
   %R = vector.contract {indexing_maps = [affine_map<(k) -> (k)>, affine_map<(k) -> (k)>, affine_map<(k) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<add>} %A, %A, %acc : vector<64xf32>, vector<64xf32> into f32
   return %R : f32
 }
+
+// -----
+
+// A contraction over two reduction dimensions (kb, k): both scales are one code along k, so it
+// becomes the contraction over k with kb parallel (from a -0.0 splat, one MX block per output
+// and kb) and a multi-reduction over kb from the accumulator; the pass then guards the blocks.
+// CHECK-LABEL: func.func @contract_kb_k(
+// CHECK-SAME: %[[ACC:[a-z0-9]+]]: vector<2xf32>
+// CHECK: %[[NZ:.+]] = arith.constant dense<-0.000000e+00> : vector<2x4xf32>
+// CHECK: %[[T:.+]] = vector.contract {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %{{.*}}, %{{.*}}, %[[NZ]] : vector<2x4x32xf32>, vector<4x32xf32> into vector<2x4xf32>
+// CHECK-NEXT: vector.multi_reduction <add>, %[[T]], %[[ACC]] [1] : vector<2x4xf32> to vector<2xf32>
+// BOTH: remark: mx-split-blocks: split the vector.contract over a block dimension of 4 and a block of 32
+// BOTH: inserted a runtime guard: post where (xa, xb) lies in (for every element of the tile) the certified agree set {xa:0..252,xb:0..252,e:-147..117} of e2m1xe2m1_f32_rne_keep_k33_any_dequant-post_bitwise.json
+// BOTH-LABEL: func.func @contract_kb_k(
+// BOTH: scf.if %{{.*}} -> (vector<2x4xf32>) {
+func.func @contract_kb_k(%a: vector<2x4x32xf4E2M1FN>, %b: vector<4x32xf4E2M1FN>, %sa: vector<2x4x1xf8E8M0FNU>, %sb: vector<4x1xf8E8M0FNU>, %acc: vector<2xf32>) -> vector<2xf32> {
+  %sav = vector.broadcast %sa : vector<2x4x1xf8E8M0FNU> to vector<2x4x32xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : vector<4x1xf8E8M0FNU> to vector<4x32xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sav : vector<2x4x32xf4E2M1FN>, vector<2x4x32xf8E8M0FNU> to vector<2x4x32xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<4x32xf4E2M1FN>, vector<4x32xf8E8M0FNU> to vector<4x32xf32>
+  // expected-remark @below {{mx-split-blocks: split the vector.contract over a block dimension of 4 and a block of 32 (its lowering chooses the order) into the blocks' sums from -0.0, then their sum from the accumulator: one of the orders the op allows}}
+  %R = vector.contract {indexing_maps = [affine_map<(i, kb, k) -> (i, kb, k)>, affine_map<(i, kb, k) -> (kb, k)>, affine_map<(i, kb, k) -> (i)>], iterator_types = ["parallel", "reduction", "reduction"], kind = #vector.kind<add>} %A, %B, %acc : vector<2x4x32xf32>, vector<4x32xf32> into vector<2xf32>
+  return %R : vector<2xf32>
+}
+
+// -----
+
+// A multi-reduction over (kb, k) of a scalar result: a per-(kb) scale on a, one code on b.
+// CHECK-LABEL: func.func @multi_reduction_kb_k(
+// CHECK: %[[T:.+]] = vector.multi_reduction <add>, %{{.*}}, %{{.*}} [1] : vector<4x32xf32> to vector<4xf32>
+// CHECK-NEXT: vector.multi_reduction <add>, %[[T]], %{{.*}} [0] : vector<4xf32> to f32
+// BOTH-LABEL: func.func @multi_reduction_kb_k(
+// BOTH: scf.if %{{.*}} -> (vector<4xf32>) {
+func.func @multi_reduction_kb_k(%a: vector<4x32xf4E2M1FN>, %sa: vector<4x1xf8E8M0FNU>, %sb: f8E8M0FNU, %acc: f32) -> f32 {
+  %sav = vector.broadcast %sa : vector<4x1xf8E8M0FNU> to vector<4x32xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<4x32xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sav : vector<4x32xf4E2M1FN>, vector<4x32xf8E8M0FNU> to vector<4x32xf32>
+  %B = arith.scaling_extf %a, %sbv : vector<4x32xf4E2M1FN>, vector<4x32xf8E8M0FNU> to vector<4x32xf32>
+  %P = arith.mulf %A, %B : vector<4x32xf32>
+  // expected-remark @below {{split the vector.multi_reduction over a block dimension of 4 and a block of 32}}
+  %R = vector.multi_reduction <add>, %P, %acc [0, 1] : vector<4x32xf32> to f32
+  return %R : f32
+}
+
+// -----
+
+// Scales that vary along both reduced dimensions: left whole with a remark.
+// CHECK-LABEL: func.func @kb_k_per_element(
+// CHECK: vector.multi_reduction <add>, %{{.*}}, %{{.*}} [0, 1] : vector<4x32xf32> to f32
+func.func @kb_k_per_element(%a: vector<4x32xf4E2M1FN>, %s: vector<4x32xf8E8M0FNU>, %acc: f32) -> f32 {
+  %A = arith.scaling_extf %a, %s : vector<4x32xf4E2M1FN>, vector<4x32xf8E8M0FNU> to vector<4x32xf32>
+  %P = arith.mulf %A, %A : vector<4x32xf32>
+  // expected-remark @below {{mx-split-blocks: left whole: along neither reduced dimension does each scale carry one code (the scale of operand a varies along the reduction dimension}}
+  %R = vector.multi_reduction <add>, %P, %acc [0, 1] : vector<4x32xf32> to f32
+  return %R : f32
+}
