@@ -8,9 +8,11 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 #include <array>
+#include <functional>
 #include <string>
 
 using namespace mlir;
@@ -26,6 +28,29 @@ struct WideReduction {
   Value acc;                       ///< the accumulator (a scalar f32)
   int64_t k = 0;                   ///< the vector length
 };
+
+/// Replaces `op` by `r`, then erases the producers of `op`'s operands that nothing uses any
+/// more (the scaled operands and products of the whole K), recursively, where they are pure.
+void replaceAndErase(PatternRewriter &rewriter, Operation *op, Value r) {
+  SmallVector<Operation *> producers;
+  for (Value v : op->getOperands())
+    if (Operation *d = v.getDefiningOp()) producers.push_back(d);
+  rewriter.replaceOp(op, r);
+  std::function<void(Operation *)> erase = [&](Operation *d) {
+    if (!d->use_empty() || !isPure(d)) return;
+    SmallVector<Operation *> inner;
+    for (Value v : d->getOperands())
+      if (Operation *x = v.getDefiningOp()) inner.push_back(x);
+    rewriter.eraseOp(d);
+    for (Operation *x : inner) erase(x);
+  };
+  for (Operation *d : producers) erase(d);
+}
+
+/// A `vector.multi_reduction <add>` of `source` over the dimensions set in `mask` from `acc`.
+Value sumOver(PatternRewriter &rewriter, Location loc, Value source, Value acc, ArrayRef<bool> mask) {
+  return vector::MultiDimReductionOp::create(rewriter, loc, source, acc, mask, vector::CombiningKind::ADD);
+}
 
 /// The largest proper divisor BS of k for which every block [j BS, (j + 1) BS) of both
 /// scales carries one code (isOneBlockScale), or 0 (with `why` naming a block that does not)
@@ -75,7 +100,7 @@ void splitIntoBlocks(PatternRewriter &rewriter, Operation *op, WideReduction w, 
     Value t = vector::ReductionOp::create(rewriter, loc, vector::CombiningKind::ADD, p);
     r = arith::AddFOp::create(rewriter, loc, r, t);
   }
-  rewriter.replaceOp(op, r);
+  replaceAndErase(rewriter, op, r);
 }
 
 /// The shared part of both patterns: decides and rewrites a matched wide reduction.
@@ -128,6 +153,142 @@ void remarkBlockDim(Operation *op, bool emitRemarks, int64_t nb, int64_t bs) {
            "one of the orders the op allows";
 }
 
+/// One operand's scale along the reduced dimension px of the operand (of size nb * bs) when
+/// that dimension holds several MX blocks in a row (docs/mlir.md, "Wide K"): `Blocked` when
+/// the scale is a `vector.shape_cast` (under an optional 8-bit `arith.bitcast`) of a value of
+/// the operand's shape with px split into (nb, bs) — a per-block scale whose blocks are the
+/// rows of that split; `Broadcast` when it is a `vector.broadcast` (under the same optional
+/// bitcast) of a value that is one along px (a unit dimension there, or none).
+struct SplitScale {
+  enum Kind { None, Blocked, Broadcast } kind = None;
+  Value src;                      ///< the shape_cast's or the broadcast's source
+  Type bitcastTo;                 ///< the bitcast's element type (null: no bitcast)
+  int64_t nb = 0, bs = 0;         ///< Blocked: the split of px
+};
+
+/// The SplitScale of `scale` (of the operand's shape `shape`) along dimension px.
+SplitScale splitScaleOf(Value scale, ArrayRef<int64_t> shape, int64_t px) {
+  SplitScale r;
+  Value v = scale;
+  if (auto cast = v.getDefiningOp<arith::BitcastOp>();
+      cast && getElementTypeOrSelf(cast.getIn().getType()).getIntOrFloatBitWidth() == 8) {
+    r.bitcastTo = getElementTypeOrSelf(cast.getType());
+    v = cast.getIn();
+  }
+  const int64_t rank = int64_t(shape.size());
+  if (auto sc = v.getDefiningOp<vector::ShapeCastOp>()) {
+    ArrayRef<int64_t> from = cast<VectorType>(sc.getSource().getType()).getShape();
+    if (int64_t(from.size()) == rank + 1 && from.take_front(size_t(px)) == shape.take_front(size_t(px)) &&
+        from.drop_front(size_t(px + 2)) == shape.drop_front(size_t(px + 1)) && from[size_t(px)] > 1 &&
+        from[size_t(px)] * from[size_t(px + 1)] == shape[size_t(px)]) {
+      r.kind = SplitScale::Blocked;
+      r.src = sc.getSource();
+      r.nb = from[size_t(px)];
+      r.bs = from[size_t(px + 1)];
+      return r;
+    }
+  }
+  if (auto bc = v.getDefiningOp<vector::BroadcastOp>()) {
+    auto from = dyn_cast<VectorType>(bc.getSource().getType());
+    const int64_t off = rank - (from ? from.getRank() : 0);
+    if (!from || px < off || from.getDimSize(px - off) == 1) {
+      r.kind = SplitScale::Broadcast;
+      r.src = bc.getSource();
+    }
+  }
+  return r;
+}
+
+/// `ext` (an `arith.scaling_extf` of an operand of shape `shape`) with its dimension px split
+/// into (nb, bs): the elements reshaped (`vector.shape_cast`: row-major, so element i of px is
+/// (i / bs, i % bs)), the scale rebuilt from `sc` in the split shape (a Blocked scale's source;
+/// a Broadcast source given a second unit dimension there and broadcast again), and a new
+/// `arith.scaling_extf` of the two.
+Value splitOperand(PatternRewriter &rewriter, Location loc, arith::ScalingExtFOp ext, ArrayRef<int64_t> shape,
+                   int64_t px, int64_t nb, int64_t bs, const SplitScale &sc) {
+  SmallVector<int64_t> split(shape.begin(), shape.end());
+  split[size_t(px)] = bs;
+  split.insert(split.begin() + px, nb);
+  Value in = vector::ShapeCastOp::create(
+      rewriter, loc, VectorType::get(split, getElementTypeOrSelf(ext.getIn().getType())), ext.getIn());
+  Value scale = sc.src;
+  if (sc.kind == SplitScale::Broadcast) {
+    if (auto from = dyn_cast<VectorType>(scale.getType())) {
+      const int64_t off = int64_t(shape.size()) - from.getRank();
+      if (px >= off) {  // a second unit dimension next to the one at px
+        SmallVector<int64_t> s(from.getShape().begin(), from.getShape().end());
+        s.insert(s.begin() + (px - off), 1);
+        scale = vector::ShapeCastOp::create(rewriter, loc, VectorType::get(s, from.getElementType()), scale);
+      }
+    }
+    scale = vector::BroadcastOp::create(rewriter, loc, VectorType::get(split, getElementTypeOrSelf(scale.getType())),
+                                        scale);
+  }
+  if (sc.bitcastTo) scale = arith::BitcastOp::create(rewriter, loc, VectorType::get(split, sc.bitcastTo), scale);
+  return arith::ScalingExtFOp::create(rewriter, loc, VectorType::get(split, rewriter.getF32Type()), in, scale,
+                                      ext.getFastmathAttr());
+}
+
+/// The block split of a reduced dimension that holds several MX blocks in a row, for two
+/// operands (`ext`, the operand's shape, the position px of k in it, its iteration dimensions
+/// `dims`): the common (nb, bs) when at least one scale is Blocked, every Blocked one has that
+/// split and is one code along k in the split iteration space (`sizes` with k of size bs and a
+/// new dimension kb = sizes.size() of size nb), and every other is Broadcast. Returns false with
+/// `why` set otherwise.
+struct SplitSide {
+  arith::ScalingExtFOp ext;     ///< the operand
+  SmallVector<int64_t> shape;   ///< its shape
+  int64_t px = 0;               ///< the position of k in it
+  SmallVector<int64_t> dims;    ///< the iteration dimension of each of its dimensions
+  SplitScale scale;             ///< its scale along px (splitScaleOf)
+};
+bool commonSplit(SplitSide (&sides)[2], ArrayRef<int64_t> sizes, int64_t k, int64_t &nb, int64_t &bs,
+                 std::string &why) {
+  nb = bs = 0;
+  for (SplitSide &s : sides) {
+    s.scale = splitScaleOf(s.ext.getScale(), s.shape, s.px);
+    if (s.scale.kind == SplitScale::None) {
+      why = "a scale is neither one code along K (a broadcast) nor a per-block scale split from K (a vector.shape_cast "
+            "of the blocks' rows)";
+      return false;
+    }
+    if (s.scale.kind != SplitScale::Blocked) continue;
+    if (nb && (s.scale.nb != nb || s.scale.bs != bs)) {
+      why = "the two scales split K into different blocks";
+      return false;
+    }
+    nb = s.scale.nb;
+    bs = s.scale.bs;
+  }
+  if (!nb) {
+    why = "no scale is a per-block scale split from K";
+    return false;
+  }
+  SmallVector<int64_t> split(sizes.begin(), sizes.end());
+  split[size_t(k)] = bs;
+  split.push_back(nb);
+  for (SplitSide &s : sides) {
+    if (s.scale.kind != SplitScale::Blocked) continue;
+    SmallVector<int64_t> d(s.dims.begin(), s.dims.end());
+    d.insert(d.begin() + s.px, int64_t(sizes.size()));  // kb, then k
+    std::string w;
+    if (!isScaleConstantAlong(s.scale.src, d, split, k, s.ext == sides[0].ext ? "a" : "b", w)) {
+      why = "a per-block scale is not one code per block: " + w;
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The remark of a split of one reduced dimension holding several blocks in a row.
+void remarkMergedK(Operation *op, bool emitRemarks, int64_t k, int64_t nb, int64_t bs) {
+  if (emitRemarks)
+    mlir::emitRemark(op->getLoc(), "mx-split-blocks: split the K = ")
+        << k << " " << op->getName().getStringRef() << " (its lowering chooses the order) into " << nb
+        << " blocks of " << bs << " (its dimension K reshaped to (" << nb << ", " << bs
+        << ")): the blocks' sums from -0.0, then their sum from the accumulator: one of the orders the op allows";
+}
+
 /// A 1-D `vector.contract` of two `arith.scaling_extf` vectors into a scalar f32: indexing
 /// maps (d0) -> (d0), (d0) -> (d0), (d0) -> (), one reduction iterator, kind add.
 struct SplitContract : OpRewritePattern<vector::ContractionOp> {
@@ -142,14 +303,91 @@ struct SplitContract : OpRewritePattern<vector::ContractionOp> {
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     if (w.extA && w.extB && op.getKind() == vector::CombiningKind::ADD && !isa<vector::MaskOp>(op->getParentOp()))
       if (succeeded(splitBlockDim(op, rewriter))) return success();
-    if (!w.extA || !w.extB || op.getKind() != vector::CombiningKind::ADD || !lt || lt.getRank() != 1 ||
-        lt.isScalable() || op.getRhs().getType() != lt || !lt.getElementType().isF32() ||
-        !op.getResultType().isF32() || maps.size() != 3 || maps[0] != id || maps[1] != id ||
-        maps[2] != AffineMap::get(1, 0, {}, ctx))
+    const bool dot1d = lt && lt.getRank() == 1 && !lt.isScalable() && op.getRhs().getType() == lt &&
+                       maps.size() == 3 && maps[0] == id && maps[1] == id && maps[2] == AffineMap::get(1, 0, {}, ctx);
+    if (w.extA && w.extB && op.getKind() == vector::CombiningKind::ADD && !dot1d &&
+        !isa<vector::MaskOp>(op->getParentOp()))
+      return splitMergedK(op, rewriter);
+    if (!w.extA || !w.extB || op.getKind() != vector::CombiningKind::ADD || !dot1d || !lt.getElementType().isF32() ||
+        !op.getResultType().isF32())
       return rewriter.notifyMatchFailure(op, "not a 1-D contraction of two scaling_extf vectors into an f32");
     w.acc = op.getAcc();
     w.k = lt.getShape()[0];
     return splitOrLeave(rewriter, op, w, emitRemarks);
+  }
+
+  /// A contraction (other than the 1-D dot product) over one reduction dimension k that holds
+  /// several MX blocks in a row (commonSplit): k is reshaped to (kb, k) in both operands
+  /// (splitOperand), and the contraction over k alone with kb parallel and appended to the
+  /// result, from a -0.0 splat, is followed by a `vector.multi_reduction <add>` over kb from the
+  /// original accumulator (the same computation as splitBlockDim's).
+  LogicalResult splitMergedK(vector::ContractionOp op, PatternRewriter &rewriter) const {
+    SmallVector<vector::IteratorType> iters = op.getIteratorTypesArray();
+    if (llvm::count(iters, vector::IteratorType::reduction) != 1) return failure();
+    const int64_t k = int64_t(llvm::find(iters, vector::IteratorType::reduction) - iters.begin());
+    auto lt = dyn_cast<VectorType>(op.getLhs().getType());
+    auto rt = dyn_cast<VectorType>(op.getRhs().getType());
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    if (!lt || !rt || lt.isScalable() || rt.isScalable() || !lt.getElementType().isF32() ||
+        !rt.getElementType().isF32() || !getElementTypeOrSelf(op.getResultType()).isF32() ||
+        !llvm::all_of(maps, [](AffineMap m) { return m.isProjectedPermutation(); }))
+      return failure();
+    SmallVector<int64_t> sizes(iters.size(), 0);
+    SplitSide sides[2];
+    sides[0].ext = op.getLhs().getDefiningOp<arith::ScalingExtFOp>();
+    sides[1].ext = op.getRhs().getDefiningOp<arith::ScalingExtFOp>();
+    for (auto [side, map, t] : {std::tuple{&sides[0], maps[0], lt}, std::tuple{&sides[1], maps[1], rt}}) {
+      side->shape.assign(t.getShape().begin(), t.getShape().end());
+      for (unsigned r = 0; r < map.getNumResults(); ++r) {
+        side->dims.push_back(map.getDimPosition(r));
+        sizes[map.getDimPosition(r)] = t.getDimSize(r);
+        if (int64_t(map.getDimPosition(r)) == k) side->px = int64_t(r);
+      }
+      if (!llvm::is_contained(side->dims, k)) return failure();
+    }
+    std::string why, wa, wb;
+    if (isScaleConstantAlong(sides[0].ext.getScale(), sides[0].dims, sizes, k, "a", wa) &&
+        isScaleConstantAlong(sides[1].ext.getScale(), sides[1].dims, sizes, k, "b", wb))
+      return failure();  // one MX block per output element: nothing to split
+    int64_t nb = 0, bs = 0;
+    if (!commonSplit(sides, sizes, k, nb, bs, why)) {
+      if (emitRemarks) mlir::emitRemark(op->getLoc(), "mx-split-blocks: left whole: ") << why;
+      return failure();
+    }
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    const unsigned n = unsigned(iters.size());  // the new dimension kb
+    rewriter.setInsertionPoint(op);
+    Value a = splitOperand(rewriter, loc, sides[0].ext, sides[0].shape, sides[0].px, nb, bs, sides[0].scale);
+    Value b = sides[1].ext == sides[0].ext && lt == rt && sides[0].px == sides[1].px
+                  ? a
+                  : splitOperand(rewriter, loc, sides[1].ext, sides[1].shape, sides[1].px, nb, bs, sides[1].scale);
+    auto splitMap = [&](AffineMap m) {  // k at its position becomes (kb, k)
+      SmallVector<AffineExpr> e;
+      for (AffineExpr x : m.getResults()) {
+        if (cast<AffineDimExpr>(x).getPosition() == unsigned(k)) e.push_back(getAffineDimExpr(n, ctx));
+        e.push_back(x);
+      }
+      return AffineMap::get(n + 1, 0, e, ctx);
+    };
+    SmallVector<AffineExpr> out(maps[2].getResults().begin(), maps[2].getResults().end());
+    out.push_back(getAffineDimExpr(n, ctx));
+    SmallVector<int64_t> shape;
+    if (auto ot = dyn_cast<VectorType>(op.getResultType())) shape.assign(ot.getShape().begin(), ot.getShape().end());
+    shape.push_back(nb);
+    auto partialType = VectorType::get(shape, rewriter.getF32Type());
+    SmallVector<Attribute> iterAttrs;
+    for (vector::IteratorType it : iters) iterAttrs.push_back(vector::IteratorTypeAttr::get(ctx, it));
+    iterAttrs.push_back(vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel));
+    ArrayAttr mapAttr =
+        rewriter.getAffineMapArrayAttr({splitMap(maps[0]), splitMap(maps[1]), AffineMap::get(n + 1, 0, out, ctx)});
+    Value partial = vector::ContractionOp::create(rewriter, loc, a, b, negZero(rewriter, loc, partialType), mapAttr,
+                                                  rewriter.getArrayAttr(iterAttrs), vector::CombiningKind::ADD);
+    SmallVector<bool> mask(shape.size(), false);
+    mask.back() = true;
+    remarkMergedK(op, emitRemarks, sizes[k], nb, bs);
+    replaceAndErase(rewriter, op, sumOver(rewriter, op.getLoc(), partial, op.getAcc(), mask));
+    return success();
   }
 
   /// A contraction over two reduction dimensions kb and k (an explicit block dimension), every
@@ -206,8 +444,7 @@ struct SplitContract : OpRewritePattern<vector::ContractionOp> {
     SmallVector<bool> mask(shape.size(), false);
     mask.back() = true;
     remarkBlockDim(op, emitRemarks, sizes[kb], sizes[k]);
-    rewriter.replaceOpWithNewOp<vector::MultiDimReductionOp>(op, partial, op.getAcc(), mask,
-                                                             vector::CombiningKind::ADD);
+    replaceAndErase(rewriter, op, sumOver(rewriter, op.getLoc(), partial, op.getAcc(), mask));
     return success();
   }
   bool emitRemarks; ///< report decisions as remarks
@@ -228,6 +465,10 @@ struct SplitMultiReduction : OpRewritePattern<vector::MultiDimReductionOp> {
     if (w.mul && w.extA && w.extB && op.getKind() == vector::CombiningKind::ADD && vt && !vt.isScalable() &&
         vt.getElementType().isF32() && op.getReductionDims().size() == 2 && !isa<vector::MaskOp>(op->getParentOp()))
       return splitBlockDim(op, w, vt, rewriter);
+    if (w.mul && w.extA && w.extB && op.getKind() == vector::CombiningKind::ADD && vt && !vt.isScalable() &&
+        vt.getRank() >= 2 && vt.getElementType().isF32() && op.getReductionDims().size() == 1 &&
+        !isa<vector::MaskOp>(op->getParentOp()))
+      return splitMergedK(op, w, vt, rewriter);
     if (!w.mul || !w.extA || !w.extB || op.getKind() != vector::CombiningKind::ADD || !vt || vt.getRank() != 1 ||
         vt.isScalable() || !vt.getElementType().isF32() || !op.getDestType().isF32() ||
         op.getReductionDims() != ArrayRef<int64_t>{0})
@@ -235,6 +476,48 @@ struct SplitMultiReduction : OpRewritePattern<vector::MultiDimReductionOp> {
     w.acc = op.getAcc();
     w.k = vt.getShape()[0];
     return splitOrLeave(rewriter, op, w, emitRemarks);
+  }
+
+  /// A multi-reduction of rank >= 2 over one dimension k that holds several MX blocks in a
+  /// row (commonSplit): k is reshaped to (kb, k) in both factors (splitOperand), their product
+  /// reduced over k alone from a -0.0 splat, then over kb from the original accumulator.
+  LogicalResult splitMergedK(vector::MultiDimReductionOp op, WideReduction w, VectorType vt,
+                             PatternRewriter &rewriter) const {
+    const int64_t k = op.getReductionDims()[0];
+    SmallVector<int64_t> sizes(vt.getShape().begin(), vt.getShape().end()), dims;
+    for (int64_t d = 0; d < vt.getRank(); ++d) dims.push_back(d);
+    SplitSide sides[2];
+    for (auto [side, ext] : {std::pair{&sides[0], w.extA}, std::pair{&sides[1], w.extB}}) {
+      side->ext = ext;
+      side->shape = sizes;
+      side->px = k;
+      side->dims = dims;
+    }
+    std::string why, wa, wb;
+    if (isScaleConstantAlong(w.extA.getScale(), dims, sizes, k, "a", wa) &&
+        isScaleConstantAlong(w.extB.getScale(), dims, sizes, k, "b", wb))
+      return rewriter.notifyMatchFailure(op, "one MX block per output element: nothing to split");
+    int64_t nb = 0, bs = 0;
+    if (!commonSplit(sides, sizes, k, nb, bs, why)) {
+      if (emitRemarks) mlir::emitRemark(op->getLoc(), "mx-split-blocks: left whole: ") << why;
+      return rewriter.notifyMatchFailure(op, why);
+    }
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value a = splitOperand(rewriter, loc, w.extA, sizes, k, nb, bs, sides[0].scale);
+    Value b = w.extB == w.extA ? a : splitOperand(rewriter, loc, w.extB, sizes, k, nb, bs, sides[1].scale);
+    Value p = arith::MulFOp::create(rewriter, loc, a, b, w.mul.getFastmathAttr());
+    SmallVector<int64_t> shape(sizes.begin(), sizes.end());
+    shape[size_t(k)] = nb;  // the partial sums: (..., kb, ...)
+    SmallVector<bool> inner(sizes.size() + 1, false), outer(sizes.size(), false);
+    inner[size_t(k + 1)] = true;
+    outer[size_t(k)] = true;
+    Value partial = vector::MultiDimReductionOp::create(
+        rewriter, loc, p, negZero(rewriter, loc, VectorType::get(shape, rewriter.getF32Type())), inner,
+        vector::CombiningKind::ADD);
+    remarkMergedK(op, emitRemarks, sizes[size_t(k)], nb, bs);
+    replaceAndErase(rewriter, op, sumOver(rewriter, op.getLoc(), partial, op.getAcc(), outer));
+    return success();
   }
 
   /// A multi-reduction over two dimensions kb and k (an explicit block dimension) of the
@@ -265,8 +548,7 @@ struct SplitMultiReduction : OpRewritePattern<vector::MultiDimReductionOp> {
     Value partial = vector::MultiDimReductionOp::create(rewriter, loc, op.getSource(), negZero(rewriter, loc, partialType),
                                                         inner, vector::CombiningKind::ADD);
     remarkBlockDim(op, emitRemarks, sizes[kb], sizes[k]);
-    rewriter.replaceOpWithNewOp<vector::MultiDimReductionOp>(op, partial, op.getAcc(), outer,
-                                                             vector::CombiningKind::ADD);
+    replaceAndErase(rewriter, op, sumOver(rewriter, op.getLoc(), partial, op.getAcc(), outer));
     return success();
   }
   bool emitRemarks; ///< report decisions as remarks

@@ -32,7 +32,10 @@ namespace mxcert::mlir_pass {
 /// patterns that split a `vector.contract` or `vector.multi_reduction` over two reduction
 /// dimensions kb and k, both scales one code along k (isScaleConstantAlong), into the
 /// reduction over k from a splat -0.0 (-0.0 + x = x: one MX block per output and kb) and a
-/// `vector.multi_reduction` over kb from the accumulator (an order the op allows too).
+/// `vector.multi_reduction` over kb from the accumulator (an order the op allows too); and a
+/// contraction or multi-reduction tile over one wide K holding several blocks in a row (a
+/// per-block scale that is a `vector.shape_cast` from K split into (NB, BS)) the same way,
+/// after reshaping K into (kb, k) in both operands.
 void populateMxSplitBlocksPatterns(mlir::RewritePatternSet &patterns, bool emitRemarks);
 
 /// Creates `--mx-split-blocks` (option `remarks`, default true: report every split and every

@@ -620,8 +620,9 @@ WIDE_BLOCKS = 4
 def check_wide(args, fmt, k):
     """The wide-K kernels (WIDE_BLOCKS blocks of K: @wide_slices over one vector, @wide_loop
     an scf.for over the blocks, @wide_contract one vector.contract over all of them that
-    --mx-split-blocks splits, in every variant, into the blocks summed in order) through the
-    three lowerings; returns (summary, problems)."""
+    --mx-split-blocks splits, in every variant, into the blocks summed in order, @wide_tile the
+    same as a 1-row tile whose K it reshapes into the blocks) through the three lowerings;
+    returns (summary, problems)."""
     t0 = time.time()
     nb = WIDE_BLOCKS
     work = mx.ensure_dir(os.path.join(args.workdir, "k%d-wide" % k))
@@ -641,10 +642,10 @@ def check_wide(args, fmt, k):
     placement = "--mx-scale-placement=" + trust
     problems = []
     remarks = mx.lower(args.mxcert_opt, src, os.path.join(work, "rewritten.mlir"), ["--mx-split-blocks", placement])
-    if remarks.count("inserted a runtime guard") != 2 * nb + 1 or remarks.count("mx-split-blocks: split") != 1:
+    if remarks.count("inserted a runtime guard") != 2 * nb + 2 or remarks.count("mx-split-blocks: split") != 2:
         problems.append("expected %d runtime guards (one per block of @wide_slices and of the split @wide_contract, one "
-                        "in @wide_loop) and one split, the remarks report %d and %d" % (
-                            2 * nb + 1, remarks.count("inserted a runtime guard"), remarks.count("mx-split-blocks: split")))
+                        "in @wide_loop, one for the split @wide_tile) and two splits, the remarks report %d and %d" % (
+                            2 * nb + 2, remarks.count("inserted a runtime guard"), remarks.count("mx-split-blocks: split")))
 
     def pipeline(p):  # every variant splits @wide_contract into its blocks first
         return ["--mx-split-blocks"] + ([p] if p else []) + ["--mx-to-llvm"]
@@ -663,26 +664,34 @@ def check_wide(args, fmt, k):
             got = canonical(results[name][v])
             for xa in range(256):
                 for xb in range(256):
-                    # The blocks' sums in order, from -0.0 (the loop, the split contract's accumulator) or
-                    # from block 0: the same.
-                    total = 0x80000000
-                    for j in range(nb):
-                        ca, cb = mx.wide_code(xa, j, mx.WIDE_STEP_A), mx.wide_code(xb, j, mx.WIDE_STEP_B)
-                        p = "post" if name == "post-all" and ca <= 254 and cb <= 254 else "dequant"
-                        total = mx.f32_add_bits(total, model[(v, j)][p][ca * 256 + cb])
-                    want = canonical([total])[0]
-                    for which, at in (("slices", 3 * (xa * 256 + xb)), ("loop", 3 * (xa * 256 + xb) + 1),
-                                      ("split contract", 3 * (xa * 256 + xb) + 2)):
-                        if got[at] != want:
+                    # The blocks' sums in order, from -0.0 (the loop, the split contract's and tile's
+                    # accumulators) or from block 0: the same. post-all: each block's guard takes
+                    # post where its codes are finite; the split tile's blocks (k + 1 leaves, any
+                    # order) do not fit the every-pair k-leaf seq table, so they stay dequant there
+                    # (the rewritten variant guards them with the certified k + 1 any table).
+                    codes = [(mx.wide_code(xa, j, mx.WIDE_STEP_A), mx.wide_code(xb, j, mx.WIDE_STEP_B))
+                             for j in range(nb)]
+                    want = {}
+                    for tile in (False, True):
+                        total = 0x80000000
+                        for j, (ca, cb) in enumerate(codes):
+                            post = name == "post-all" and not tile and ca <= 254 and cb <= 254
+                            total = mx.f32_add_bits(total, model[(v, j)]["post" if post else "dequant"][ca * 256 + cb])
+                        want[tile] = canonical([total])[0]
+                    for which, at in (("slices", 4 * (xa * 256 + xb)), ("loop", 4 * (xa * 256 + xb) + 1),
+                                      ("split contract", 4 * (xa * 256 + xb) + 2),
+                                      ("split tile", 4 * (xa * 256 + xb) + 3)):
+                        w = want[which == "split tile"]
+                        if got[at] != w:
                             counts[name] += 1
                             if len(problems) < 40:
                                 problems.append("%s k=%d wide (%d blocks, %s) %s vector %s: xa=%d xb=%d got 0x%08X, "
                                                 "want 0x%08X" % (fmt, k, nb, which, name, vectors[v][0], xa, xb, got[at],
-                                                                 want))
+                                                                 w))
     summary = dict(vectors=len(kernels), blocks=nb, pairs=mx.NUM_PAIRS, mismatches=counts,
                    seconds=dict(lower_and_jit=round(t_jit, 1), total=round(time.time() - t0, 1)))
-    print("%s wide K = %d x %d (slices of one vector, an scf.for, and one vector.contract split into its blocks), "
-          "block codes (xa + %d j, xb + %d j) mod 256: %d kernels x %d code pairs x 3 functions; mismatches: original %d, rewritten %d, post-all %d (%.0f s)" % (
+    print("%s wide K = %d x %d (slices of one vector, an scf.for, one vector.contract and a 1-row tile split into its "
+          "blocks), block codes (xa + %d j, xb + %d j) mod 256: %d kernels x %d code pairs x 4 functions; mismatches: original %d, rewritten %d, post-all %d (%.0f s)" % (
               fmt, nb, k, mx.WIDE_STEP_A, mx.WIDE_STEP_B, len(kernels), mx.NUM_PAIRS, counts["original"],
               counts["rewritten"], counts["post-all"], summary["seconds"]["total"]))
     return summary, problems

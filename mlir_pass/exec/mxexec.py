@@ -517,7 +517,10 @@ def wide_functions(fmt, k, blocks):
     (vector.load of a row of a memref<BLOCKSxK>) and scale (memref.load of a memref<BLOCKS>).
     @wide_contract: one 1-D vector.contract over all BLOCKS*K elements (the same per-block
     scales) from the accumulator %acc (an argument: the caller passes -0.0), an order the op
-    leaves open, for --mx-split-blocks (docs/mlir.md, "Wide K")."""
+    leaves open, for --mx-split-blocks (docs/mlir.md, "Wide K"). @wide_tile: the same as a
+    1 x BLOCKS*K tile (a vector.contract (i, k) -> (i, k), (k), (i) from dense<-0.0>, a's
+    per-block scale a vector<1xBLOCKSx1> broadcast and reshaped to vector<1xBLOCKS*K>), which
+    --mx-split-blocks splits by reshaping K to (BLOCKS, K)."""
     t = FORMATS[fmt]["mlir"]
     n = blocks * k
     vs = "vector<%dx1xf8E8M0FNU>" % blocks
@@ -550,6 +553,22 @@ def wide_functions(fmt, k, blocks):
     lines += ["  %%R = vector.contract {indexing_maps = [affine_map<(k) -> (k)>, affine_map<(k) -> (k)>, affine_map<(k) -> ()>], "
               "iterator_types = [\"reduction\"], kind = #vector.kind<add>} %%A, %%B, %%acc : vector<%dxf32>, vector<%dxf32> into f32"
               % (n, n), "  return %R : f32", "}", ""]
+    lines += ["func.func @wide_tile(%%a: vector<%dx%s>, %%b: vector<%dx%s>, %%sa4: %s, %%sb4: %s) -> f32 {"
+              % (n, t, n, t, vs, vs),
+              "  %%a1 = vector.shape_cast %%a : vector<%dx%s> to vector<1x%dx%s>" % (n, t, n, t),
+              "  %%sa3 = vector.shape_cast %%sa4 : %s to vector<1x%dx1xf8E8M0FNU>" % (vs, blocks),
+              "  %%sab = vector.broadcast %%sa3 : vector<1x%dx1xf8E8M0FNU> to vector<1x%dx%dxf8E8M0FNU>" % (blocks, blocks, k),
+              "  %%sa = vector.shape_cast %%sab : vector<1x%dx%dxf8E8M0FNU> to vector<1x%dxf8E8M0FNU>" % (blocks, k, n),
+              "  %%sbb = vector.broadcast %%sb4 : %s to vector<%dx%dxf8E8M0FNU>" % (vs, blocks, k),
+              "  %%sb = vector.shape_cast %%sbb : vector<%dx%dxf8E8M0FNU> to vector<%dxf8E8M0FNU>" % (blocks, k, n),
+              "  %%A = arith.scaling_extf %%a1, %%sa : vector<1x%dx%s>, vector<1x%dxf8E8M0FNU> to vector<1x%dxf32>"
+              % (n, t, n, n),
+              "  %%B = arith.scaling_extf %%b, %%sb : vector<%dx%s>, vector<%dxf8E8M0FNU> to vector<%dxf32>" % (n, t, n, n),
+              "  %z = arith.constant dense<-0.0> : vector<1xf32>",
+              "  %%R = vector.contract {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>, "
+              "affine_map<(i, k) -> (i)>], iterator_types = [\"parallel\", \"reduction\"], kind = #vector.kind<add>} "
+              "%%A, %%B, %%z : vector<1x%dxf32>, vector<%dxf32> into vector<1xf32>" % (n, n),
+              "  %r = vector.extract %R[0] : f32 from vector<1xf32>", "  return %r : f32", "}", ""]
     mm, ms = "memref<%dx%dx%s>" % (blocks, k, t), "memref<%dxf8E8M0FNU>" % blocks
     lines += ["func.func @wide_loop(%%a: %s, %%b: %s, %%sa: %s, %%sb: %s) -> f32 {" % (mm, mm, ms, ms),
               "  %c0 = arith.constant 0 : index",
@@ -574,12 +593,12 @@ def wide_functions(fmt, k, blocks):
 
 
 def wide_driver_module(fmt, k, blocks, vectors):
-    """A module with @wide_slices, @wide_loop, @wide_contract and @main: for every (a blocks,
-    b blocks) in vectors, all 65536 (xa, xb), block j's codes wide_code(xa, j, WIDE_STEP_A) and
-    wide_code(xb, j, WIDE_STEP_B); results at 3 (xa * 256 + xb) (slices), + 1 (loop) and + 2
-    (contract, from -0.0); one printed memref per vector."""
+    """A module with @wide_slices, @wide_loop, @wide_contract, @wide_tile and @main: for every
+    (a blocks, b blocks) in vectors, all 65536 (xa, xb), block j's codes wide_code(xa, j,
+    WIDE_STEP_A) and wide_code(xb, j, WIDE_STEP_B); results at 4 (xa * 256 + xb) (slices), + 1
+    (loop), + 2 (contract, from -0.0) and + 3 (tile); one printed memref per vector."""
     t = FORMATS[fmt]["mlir"]
-    n, va, vl = 3 * NUM_PAIRS, "vector<%dx%s>" % (blocks * k, t), "vector<%dx%dx%s>" % (blocks, k, t)
+    n, va, vl = 4 * NUM_PAIRS, "vector<%dx%s>" % (blocks * k, t), "vector<%dx%dx%s>" % (blocks, k, t)
     vs = "vector<%dx1xf8E8M0FNU>" % blocks
     out = ["func.func private @printMemrefI32(memref<*xi32>)", wide_functions(fmt, k, blocks)]
     codes = []
@@ -610,17 +629,22 @@ def wide_driver_module(fmt, k, blocks, vectors):
     %%r2 = func.call @wide_loop(%%am, %%bm, %%sam, %%sbm) : (%(mm)s, %(mm)s, %(ms)s, %(ms)s) -> f32
     %%mz = arith.constant -0.0 : f32
     %%r3 = func.call @wide_contract(%%a128, %%b128, %%sa4, %%sb4, %%mz) : (%(va)s, %(va)s, %(vs)s, %(vs)s, f32) -> f32
-    %%c3 = arith.constant 3 : index
+    %%r4 = func.call @wide_tile(%%a128, %%b128, %%sa4, %%sb4) : (%(va)s, %(va)s, %(vs)s, %(vs)s) -> f32
+    %%c4 = arith.constant 4 : index
     %%c2i = arith.constant 2 : index
-    %%at1 = arith.muli %%i, %%c3 : index
+    %%c3i = arith.constant 3 : index
+    %%at1 = arith.muli %%i, %%c4 : index
     %%at2 = arith.addi %%at1, %%c1 : index
     %%at3 = arith.addi %%at1, %%c2i : index
+    %%at4 = arith.addi %%at1, %%c3i : index
     %%b1 = arith.bitcast %%r1 : f32 to i32
     %%b2 = arith.bitcast %%r2 : f32 to i32
     %%b3 = arith.bitcast %%r3 : f32 to i32
+    %%b4 = arith.bitcast %%r4 : f32 to i32
     memref.store %%b1, %%buf[%%at1] : memref<%(n)dxi32>
     memref.store %%b2, %%buf[%%at2] : memref<%(n)dxi32>
     memref.store %%b3, %%buf[%%at3] : memref<%(n)dxi32>
+    memref.store %%b4, %%buf[%%at4] : memref<%(n)dxi32>
   }
   memref.dealloc %%am : %(mm)s
   memref.dealloc %%bm : %(mm)s

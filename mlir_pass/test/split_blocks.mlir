@@ -155,3 +155,77 @@ func.func @kb_k_per_element(%a: vector<4x32xf4E2M1FN>, %s: vector<4x32xf8E8M0FNU
   %R = vector.multi_reduction <add>, %P, %acc [0, 1] : vector<4x32xf32> to f32
   return %R : f32
 }
+
+// -----
+
+// A tile over one K = 128 dimension holding 4 blocks in a row: a's per-(row, block) scale is a
+// vector<2x4x1> broadcast to vector<2x4x32> and reshaped to vector<2x128>; b's one code. K is
+// reshaped to (4, 32) in both operands (b's scale broadcast in the new shape), the contraction
+// over the 32 from -0.0 gives one MX block per row and block, then the blocks are summed from
+// the accumulator; the pass guards the partial contraction.
+// CHECK-LABEL: func.func @tile_merged_k(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: vector<2x128xf4E2M1FN>, %[[B:[a-z0-9]+]]: vector<128xf4E2M1FN>
+// CHECK: %[[SAB:.+]] = vector.broadcast %{{.*}} : vector<2x4x1xf8E8M0FNU> to vector<2x4x32xf8E8M0FNU>
+// CHECK: %[[A4:.+]] = vector.shape_cast %[[A]] : vector<2x128xf4E2M1FN> to vector<2x4x32xf4E2M1FN>
+// CHECK-NEXT: %[[XA:.+]] = arith.scaling_extf %[[A4]], %[[SAB]] : vector<2x4x32xf4E2M1FN>, vector<2x4x32xf8E8M0FNU> to vector<2x4x32xf32>
+// CHECK-NEXT: %[[B4:.+]] = vector.shape_cast %[[B]] : vector<128xf4E2M1FN> to vector<4x32xf4E2M1FN>
+// CHECK-NEXT: %[[SB4:.+]] = vector.broadcast %{{.*}} : f8E8M0FNU to vector<4x32xf8E8M0FNU>
+// CHECK-NEXT: %[[XB:.+]] = arith.scaling_extf %[[B4]], %[[SB4]]
+// CHECK: %[[T:.+]] = vector.contract {{.*}} iterator_types = ["parallel", "reduction", "parallel"]{{.*}} %[[XA]], %[[XB]], %{{.*}} : vector<2x4x32xf32>, vector<4x32xf32> into vector<2x4xf32>
+// CHECK-NEXT: vector.multi_reduction <add>, %[[T]], %{{.*}} [1] : vector<2x4xf32> to vector<2xf32>
+// CHECK-NOT: vector<2x128xf32>
+// BOTH-LABEL: func.func @tile_merged_k(
+// BOTH: scf.if %{{.*}} -> (vector<2x4xf32>) {
+func.func @tile_merged_k(%a: vector<2x128xf4E2M1FN>, %b: vector<128xf4E2M1FN>, %sa4: vector<2x4x1xf8E8M0FNU>, %sb: f8E8M0FNU) -> vector<2xf32> {
+  %sab = vector.broadcast %sa4 : vector<2x4x1xf8E8M0FNU> to vector<2x4x32xf8E8M0FNU>
+  %sa = vector.shape_cast %sab : vector<2x4x32xf8E8M0FNU> to vector<2x128xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : f8E8M0FNU to vector<128xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sa : vector<2x128xf4E2M1FN>, vector<2x128xf8E8M0FNU> to vector<2x128xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<128xf4E2M1FN>, vector<128xf8E8M0FNU> to vector<128xf32>
+  %z = arith.constant dense<0.0> : vector<2xf32>
+  // expected-remark @below {{mx-split-blocks: split the K = 128 vector.contract (its lowering chooses the order) into 4 blocks of 32 (its dimension K reshaped to (4, 32)): the blocks' sums from -0.0, then their sum from the accumulator: one of the orders the op allows}}
+  %R = vector.contract {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<2x128xf32>, vector<128xf32> into vector<2xf32>
+  return %R : vector<2xf32>
+}
+
+// -----
+
+// The same as a multi-reduction tile, a's per-block codes as i8 bits (bitcast after the
+// reshape) and b's one code per row (a vector<2x1> broadcast along K, given a second unit
+// dimension in the split shape).
+// CHECK-LABEL: func.func @multi_reduction_merged_k(
+// CHECK: %[[SAB:.+]] = vector.broadcast %{{.*}} : vector<2x2x1xi8> to vector<2x2x32xi8>
+// CHECK: arith.bitcast %[[SAB]] : vector<2x2x32xi8> to vector<2x2x32xf8E8M0FNU>
+// CHECK: %[[SB3:.+]] = vector.shape_cast %{{.*}} : vector<2x1xf8E8M0FNU> to vector<2x1x1xf8E8M0FNU>
+// CHECK-NEXT: vector.broadcast %[[SB3]] : vector<2x1x1xf8E8M0FNU> to vector<2x2x32xf8E8M0FNU>
+// CHECK: %[[T:.+]] = vector.multi_reduction <add>, %{{.*}}, %{{.*}} [2] : vector<2x2x32xf32> to vector<2x2xf32>
+// CHECK-NEXT: vector.multi_reduction <add>, %[[T]], %{{.*}} [1] : vector<2x2xf32> to vector<2xf32>
+// BOTH-LABEL: func.func @multi_reduction_merged_k(
+// BOTH: scf.if %{{.*}} -> (vector<2x2xf32>) {
+func.func @multi_reduction_merged_k(%a: vector<2x64xf4E2M1FN>, %sa2: vector<2x2x1xi8>, %sb: vector<2x1xf8E8M0FNU>) -> vector<2xf32> {
+  %sab = vector.broadcast %sa2 : vector<2x2x1xi8> to vector<2x2x32xi8>
+  %sai = vector.shape_cast %sab : vector<2x2x32xi8> to vector<2x64xi8>
+  %sa = arith.bitcast %sai : vector<2x64xi8> to vector<2x64xf8E8M0FNU>
+  %sbv = vector.broadcast %sb : vector<2x1xf8E8M0FNU> to vector<2x64xf8E8M0FNU>
+  %A = arith.scaling_extf %a, %sa : vector<2x64xf4E2M1FN>, vector<2x64xf8E8M0FNU> to vector<2x64xf32>
+  %B = arith.scaling_extf %a, %sbv : vector<2x64xf4E2M1FN>, vector<2x64xf8E8M0FNU> to vector<2x64xf32>
+  %P = arith.mulf %A, %B : vector<2x64xf32>
+  %z = arith.constant dense<-0.0> : vector<2xf32>
+  // expected-remark @below {{split the K = 64 vector.multi_reduction (its lowering chooses the order) into 2 blocks of 32 (its dimension K reshaped to (2, 32))}}
+  %R = vector.multi_reduction <add>, %P, %z [1] : vector<2x64xf32> to vector<2xf32>
+  return %R : vector<2xf32>
+}
+
+// -----
+
+// A tile whose scale varies along K in another form (a vector<2x64> argument): left whole.
+// CHECK-LABEL: func.func @tile_merged_k_per_element(
+// CHECK: vector.multi_reduction <add>, %{{.*}}, %{{.*}} [1] : vector<2x64xf32> to vector<2xf32>
+func.func @tile_merged_k_per_element(%a: vector<2x64xf4E2M1FN>, %s: vector<2x64xf8E8M0FNU>) -> vector<2xf32> {
+  %A = arith.scaling_extf %a, %s : vector<2x64xf4E2M1FN>, vector<2x64xf8E8M0FNU> to vector<2x64xf32>
+  %P = arith.mulf %A, %A : vector<2x64xf32>
+  %z = arith.constant dense<0.0> : vector<2xf32>
+  // expected-remark @below {{mx-split-blocks: left whole: a scale is neither one code along K (a broadcast) nor a per-block scale split from K (a vector.shape_cast of the blocks' rows)}}
+  %R = vector.multi_reduction <add>, %P, %z [1] : vector<2x64xf32> to vector<2xf32>
+  return %R : vector<2xf32>
+}
