@@ -1,5 +1,6 @@
-// mlir_pass/MxSplitBlocks.cpp — `--mx-split-blocks`: a 1-D wide-K contraction whose order the
-// op leaves open, rewritten into its MX blocks summed in one fixed order (MxSplitBlocks.h).
+// mlir_pass/MxSplitBlocks.cpp — `--mx-split-blocks`: a wide-K contraction whose order the op
+// leaves open (1-D with per-block scales, over an explicit block dimension, or a tile over one
+// wide K) rewritten into its MX blocks summed in one fixed order (MxSplitBlocks.h).
 #include "mlir_pass/MxSplitBlocks.h"
 
 #include "mlir_pass/MxScalePlacement.h"
@@ -229,12 +230,7 @@ Value splitOperand(PatternRewriter &rewriter, Location loc, arith::ScalingExtFOp
                                       ext.getFastmathAttr());
 }
 
-/// The block split of a reduced dimension that holds several MX blocks in a row, for two
-/// operands (`ext`, the operand's shape, the position px of k in it, its iteration dimensions
-/// `dims`): the common (nb, bs) when at least one scale is Blocked, every Blocked one has that
-/// split and is one code along k in the split iteration space (`sizes` with k of size bs and a
-/// new dimension kb = sizes.size() of size nb), and every other is Broadcast. Returns false with
-/// `why` set otherwise.
+/// One operand of a reduction over one dimension k that holds several MX blocks in a row.
 struct SplitSide {
   arith::ScalingExtFOp ext;     ///< the operand
   SmallVector<int64_t> shape;   ///< its shape
@@ -242,6 +238,12 @@ struct SplitSide {
   SmallVector<int64_t> dims;    ///< the iteration dimension of each of its dimensions
   SplitScale scale;             ///< its scale along px (splitScaleOf)
 };
+
+/// The block split of k for both operands (`sides`, their `scale` filled in here): the common
+/// (nb, bs) when at least one scale is Blocked, every Blocked one has that split and is one code
+/// along k in the split iteration space (`sizes` with k of size bs and a new dimension
+/// kb = sizes.size() of size nb), and every other is Broadcast. Returns false with `why` set
+/// otherwise.
 bool commonSplit(SplitSide (&sides)[2], ArrayRef<int64_t> sizes, int64_t k, int64_t &nb, int64_t &bs,
                  std::string &why) {
   nb = bs = 0;
@@ -289,8 +291,10 @@ void remarkMergedK(Operation *op, bool emitRemarks, int64_t k, int64_t nb, int64
         << ")): the blocks' sums from -0.0, then their sum from the accumulator: one of the orders the op allows";
 }
 
-/// A 1-D `vector.contract` of two `arith.scaling_extf` vectors into a scalar f32: indexing
-/// maps (d0) -> (d0), (d0) -> (d0), (d0) -> (), one reduction iterator, kind add.
+/// A `vector.contract` of two `arith.scaling_extf` vectors, kind add: over two reduction
+/// dimensions (splitBlockDim), over one that holds several blocks in a row (splitMergedK), or
+/// the 1-D dot product into a scalar f32 (maps (d0) -> (d0), (d0) -> (d0), (d0) -> ()) with
+/// per-block scales (splitOrLeave: slices).
 struct SplitContract : OpRewritePattern<vector::ContractionOp> {
   SplitContract(MLIRContext *ctx, bool emitRemarks) : OpRewritePattern(ctx), emitRemarks(emitRemarks) {}
   LogicalResult matchAndRewrite(vector::ContractionOp op, PatternRewriter &rewriter) const override {
@@ -450,8 +454,10 @@ struct SplitContract : OpRewritePattern<vector::ContractionOp> {
   bool emitRemarks; ///< report decisions as remarks
 };
 
-/// A `vector.multi_reduction <add>, P, acc [0]` of a 1-D f32 P = arith.mulf(A, B) into a
-/// scalar, A and B `arith.scaling_extf` vectors.
+/// A `vector.multi_reduction <add>` of an f32 P = arith.mulf(A, B), A and B
+/// `arith.scaling_extf` vectors: over two dimensions (splitBlockDim), over one of a rank >= 2 P
+/// that holds several blocks in a row (splitMergedK), or a 1-D P into a scalar with per-block
+/// scales (splitOrLeave: slices).
 struct SplitMultiReduction : OpRewritePattern<vector::MultiDimReductionOp> {
   SplitMultiReduction(MLIRContext *ctx, bool emitRemarks) : OpRewritePattern(ctx), emitRemarks(emitRemarks) {}
   LogicalResult matchAndRewrite(vector::MultiDimReductionOp op, PatternRewriter &rewriter) const override {
