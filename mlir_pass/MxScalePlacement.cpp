@@ -1277,7 +1277,8 @@ FailureOr<MxBlock> matchMxBlock(vector::MultiDimReductionOp op, bool &candidate,
             return d;
           }() +
           "] of a " + (vt ? "rank-" + std::to_string(vt.getRank()) : std::string("scalable")) +
-          " vector (an MX block is a dot product over one dimension)";
+          " vector (an MX block is a dot product over one dimension; over a block dimension and k, "
+          "--mx-split-blocks splits it into its blocks)";
     return failure();
   }
   MxBlock g = blockOf(op, RootKind::MultiReduction, ReductionOrder::Any, op.getAcc());
@@ -1306,7 +1307,8 @@ FailureOr<ContractLayout> contractLayout(vector::ContractionOp op, std::string &
   for (auto [d, it] : llvm::enumerate(iters))
     if (it == vector::IteratorType::reduction) {
       if (L.kDim >= 0) {
-        why = "the vector.contract reduces over more than one dimension (an MX block is a dot product over one)";
+        why = "the vector.contract reduces over more than one dimension (an MX block is a dot product over one; "
+              "over a block dimension and k, --mx-split-blocks splits it into its blocks)";
         return failure();
       }
       L.kDim = int64_t(d);

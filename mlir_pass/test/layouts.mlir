@@ -152,7 +152,7 @@ func.func @two_reductions(%a: vector<2x2x16xf4E2M1FN>, %b: vector<2x16xf4E2M1FN>
   %A = arith.scaling_extf %a, %sav : vector<2x2x16xf4E2M1FN>, vector<2x2x16xf8E8M0FNU> to vector<2x2x16xf32>
   %B = arith.scaling_extf %b, %sbv : vector<2x16xf4E2M1FN>, vector<2x16xf8E8M0FNU> to vector<2x16xf32>
   %z = arith.constant dense<0.0> : vector<2xf32>
-  // expected-remark @below {{left unchanged: the vector.contract reduces over more than one dimension (an MX block is a dot product over one)}}
+  // expected-remark @below {{left unchanged: the vector.contract reduces over more than one dimension (an MX block is a dot product over one; over a block dimension and k, --mx-split-blocks splits it into its blocks)}}
   %R = vector.contract {indexing_maps = [affine_map<(i, r, k) -> (i, r, k)>, affine_map<(i, r, k) -> (r, k)>, affine_map<(i, r, k) -> (i)>], iterator_types = ["parallel", "reduction", "reduction"], kind = #vector.kind<add>} %A, %B, %z : vector<2x2x16xf32>, vector<2x16xf32> into vector<2xf32>
   return %R : vector<2xf32>
 }
@@ -214,7 +214,7 @@ func.func @multi_reduction_two(%a: vector<2x2x16xf4E2M1FN>, %s: f8E8M0FNU) -> ve
   %A = arith.scaling_extf %a, %sv : vector<2x2x16xf4E2M1FN>, vector<2x2x16xf8E8M0FNU> to vector<2x2x16xf32>
   %P = arith.mulf %A, %A : vector<2x2x16xf32>
   %z = arith.constant dense<0.0> : vector<2xf32>
-  // expected-remark @below {{left unchanged: the vector.multi_reduction reduces dimensions [1, 2] of a rank-3 vector (an MX block is a dot product over one dimension)}}
+  // expected-remark @below {{left unchanged: the vector.multi_reduction reduces dimensions [1, 2] of a rank-3 vector (an MX block is a dot product over one dimension; over a block dimension and k, --mx-split-blocks splits it into its blocks)}}
   %R = vector.multi_reduction <add>, %P, %z [1, 2] : vector<2x2x16xf32> to vector<2xf32>
   return %R : vector<2xf32>
 }
