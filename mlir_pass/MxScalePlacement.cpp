@@ -1672,7 +1672,8 @@ Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, ArrayRef<
   return arith::TruncFOp::create(b, loc, withShapeOf(d.getType(), f32), scaled);  // the one rounding
 }
 
-/// Erases `op` and, recursively, the pure producers it leaves without uses.
+}  // namespace
+
 void eraseDeadChain(RewriterBase &rewriter, Operation *op) {
   if (!op || !op->use_empty() || !isPure(op)) return;
   SmallVector<Operation *> producers;
@@ -1681,6 +1682,16 @@ void eraseDeadChain(RewriterBase &rewriter, Operation *op) {
   rewriter.eraseOp(op);
   for (Operation *d : producers) eraseDeadChain(rewriter, d);
 }
+
+void replaceAndEraseDead(RewriterBase &rewriter, Operation *op, Value r) {
+  SmallVector<Operation *> producers;
+  for (Value v : op->getOperands())
+    if (Operation *d = v.getDefiningOp()) producers.push_back(d);
+  rewriter.replaceOp(op, r);
+  for (Operation *d : producers) eraseDeadChain(rewriter, d);
+}
+
+namespace {
 
 /// What the patterns share: a matched MX block is rewritten to post (static), guarded
 /// (runtime), or left unchanged with a remark.
@@ -1914,11 +1925,7 @@ private:
   }
   /// Replaces the root by `r` and erases the original ops that nothing else uses.
   static void replaceAndClean(PatternRewriter &rewriter, const MxBlock &m, Value r) {
-    SmallVector<Operation *> producers;
-    for (Value v : m.root->getOperands())
-      if (Operation *d = v.getDefiningOp()) producers.push_back(d);
-    rewriter.replaceOp(m.root, r);
-    for (Operation *d : producers) eraseDeadChain(rewriter, d);
+    replaceAndEraseDead(rewriter, m.root, r);
   }
 
   MxScalePlacementState &state; ///< options, tables and the error flag of the running pass

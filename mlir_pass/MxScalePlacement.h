@@ -253,6 +253,12 @@ bool isOneBlockScale(mlir::Value scale, int64_t lo, int64_t hi, std::string &why
 bool isScaleConstantAlong(mlir::Value scale, llvm::ArrayRef<int64_t> dims, llvm::ArrayRef<int64_t> sizes, int64_t k,
                           const char *side, std::string &why);
 
+/// Erases `op` and, recursively, the pure producers it leaves without uses.
+void eraseDeadChain(mlir::RewriterBase &rewriter, mlir::Operation *op);
+/// Replaces `op` by `r`, then erases the producers of `op`'s operands that nothing uses any
+/// more (eraseDeadChain): the rewritten computation's original ops.
+void replaceAndEraseDead(mlir::RewriterBase &rewriter, mlir::Operation *op, mlir::Value r);
+
 /// What the rewrite patterns share with the pass that runs them.
 struct MxScalePlacementState {
   PlacementMode mode = PlacementMode::Auto; ///< the `mode` option

@@ -9,11 +9,9 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 #include <array>
-#include <functional>
 #include <string>
 
 using namespace mlir;
@@ -29,24 +27,6 @@ struct WideReduction {
   Value acc;                       ///< the accumulator (a scalar f32)
   int64_t k = 0;                   ///< the vector length
 };
-
-/// Replaces `op` by `r`, then erases the producers of `op`'s operands that nothing uses any
-/// more (the scaled operands and products of the whole K), recursively, where they are pure.
-void replaceAndErase(PatternRewriter &rewriter, Operation *op, Value r) {
-  SmallVector<Operation *> producers;
-  for (Value v : op->getOperands())
-    if (Operation *d = v.getDefiningOp()) producers.push_back(d);
-  rewriter.replaceOp(op, r);
-  std::function<void(Operation *)> erase = [&](Operation *d) {
-    if (!d->use_empty() || !isPure(d)) return;
-    SmallVector<Operation *> inner;
-    for (Value v : d->getOperands())
-      if (Operation *x = v.getDefiningOp()) inner.push_back(x);
-    rewriter.eraseOp(d);
-    for (Operation *x : inner) erase(x);
-  };
-  for (Operation *d : producers) erase(d);
-}
 
 /// A `vector.multi_reduction <add>` of `source` over the dimensions set in `mask` from `acc`.
 Value sumOver(PatternRewriter &rewriter, Location loc, Value source, Value acc, ArrayRef<bool> mask) {
@@ -101,7 +81,7 @@ void splitIntoBlocks(PatternRewriter &rewriter, Operation *op, WideReduction w, 
     Value t = vector::ReductionOp::create(rewriter, loc, vector::CombiningKind::ADD, p);
     r = arith::AddFOp::create(rewriter, loc, r, t);
   }
-  replaceAndErase(rewriter, op, r);
+  replaceAndEraseDead(rewriter, op, r);
 }
 
 /// The shared part of both patterns: decides and rewrites a matched wide reduction.
@@ -291,6 +271,65 @@ void remarkMergedK(Operation *op, bool emitRemarks, int64_t k, int64_t nb, int64
         << ")): the blocks' sums from -0.0, then their sum from the accumulator: one of the orders the op allows";
 }
 
+/// What the contraction splits read of a `vector.contract`: its iterator types and maps, each
+/// iteration dimension's size and the iteration dimension of each lhs / rhs dimension. Only
+/// for f32 fixed-size operands and result and projected-permutation maps.
+struct ContractShape {
+  SmallVector<vector::IteratorType> iters; ///< the iterator types
+  SmallVector<AffineMap> maps;             ///< lhs, rhs and result maps
+  SmallVector<int64_t> sizes;              ///< the size of each iteration dimension
+  SmallVector<int64_t> dimsA, dimsB;       ///< the iteration dimension of each lhs / rhs dimension
+  VectorType lt, rt;                       ///< the operand types
+};
+
+/// The ContractShape of `op`, or failure where an operand or the result is not f32 of fixed
+/// size or a map is not a projected permutation.
+FailureOr<ContractShape> contractShape(vector::ContractionOp op) {
+  ContractShape c;
+  c.iters = op.getIteratorTypesArray();
+  c.maps = op.getIndexingMapsArray();
+  c.lt = dyn_cast<VectorType>(op.getLhs().getType());
+  c.rt = dyn_cast<VectorType>(op.getRhs().getType());
+  if (!c.lt || !c.rt || c.lt.isScalable() || c.rt.isScalable() || !c.lt.getElementType().isF32() ||
+      !c.rt.getElementType().isF32() || !getElementTypeOrSelf(op.getResultType()).isF32() ||
+      !llvm::all_of(c.maps, [](AffineMap m) { return m.isProjectedPermutation(); }))
+    return failure();
+  c.sizes.assign(c.iters.size(), 0);
+  for (auto [map, t, dims] : {std::tuple{c.maps[0], c.lt, &c.dimsA}, std::tuple{c.maps[1], c.rt, &c.dimsB}})
+    for (unsigned r = 0; r < map.getNumResults(); ++r) {
+      dims->push_back(map.getDimPosition(r));
+      c.sizes[map.getDimPosition(r)] = t.getDimSize(r);
+    }
+  return c;
+}
+
+/// Replaces the contraction `op` by the contraction of `a` and `b` (maps `lhsMap` and
+/// `rhsMap`, iterator types `iters`, in which dimension kb is parallel) into op's result
+/// dimensions followed by kb (of size `nb`), from a splat -0.0: one block sum per output element
+/// and kb; then their `vector.multi_reduction <add>` over kb from op's accumulator.
+void replaceByBlockSums(PatternRewriter &rewriter, vector::ContractionOp op, Value a, Value b, AffineMap lhsMap,
+                        AffineMap rhsMap, ArrayRef<vector::IteratorType> iters, unsigned kb, int64_t nb) {
+  MLIRContext *ctx = op.getContext();
+  Location loc = op.getLoc();
+  AffineMap resultMap = op.getIndexingMapsArray()[2];
+  SmallVector<AffineExpr> out(resultMap.getResults().begin(), resultMap.getResults().end());
+  out.push_back(getAffineDimExpr(kb, ctx));
+  SmallVector<int64_t> shape;
+  if (auto ot = dyn_cast<VectorType>(op.getResultType())) shape.assign(ot.getShape().begin(), ot.getShape().end());
+  shape.push_back(nb);
+  SmallVector<Attribute> iterAttrs;
+  for (vector::IteratorType it : iters) iterAttrs.push_back(vector::IteratorTypeAttr::get(ctx, it));
+  ArrayAttr mapAttr =
+      rewriter.getAffineMapArrayAttr({lhsMap, rhsMap, AffineMap::get(unsigned(iters.size()), 0, out, ctx)});
+  rewriter.setInsertionPoint(op);
+  Value partial = vector::ContractionOp::create(rewriter, loc, a, b,
+                                                negZero(rewriter, loc, VectorType::get(shape, rewriter.getF32Type())),
+                                                mapAttr, rewriter.getArrayAttr(iterAttrs), vector::CombiningKind::ADD);
+  SmallVector<bool> mask(shape.size(), false);
+  mask.back() = true;
+  replaceAndEraseDead(rewriter, op, sumOver(rewriter, loc, partial, op.getAcc(), mask));
+}
+
 /// A `vector.contract` of two `arith.scaling_extf` vectors, kind add: over two reduction
 /// dimensions (splitBlockDim), over one that holds several blocks in a row (splitMergedK), or
 /// the 1-D dot product into a scalar f32 (maps (d0) -> (d0), (d0) -> (d0), (d0) -> ()) with
@@ -326,44 +365,34 @@ struct SplitContract : OpRewritePattern<vector::ContractionOp> {
   /// result, from a -0.0 splat, is followed by a `vector.multi_reduction <add>` over kb from the
   /// original accumulator (the same computation as splitBlockDim's).
   LogicalResult splitMergedK(vector::ContractionOp op, PatternRewriter &rewriter) const {
-    SmallVector<vector::IteratorType> iters = op.getIteratorTypesArray();
-    if (llvm::count(iters, vector::IteratorType::reduction) != 1) return failure();
-    const int64_t k = int64_t(llvm::find(iters, vector::IteratorType::reduction) - iters.begin());
-    auto lt = dyn_cast<VectorType>(op.getLhs().getType());
-    auto rt = dyn_cast<VectorType>(op.getRhs().getType());
-    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    if (!lt || !rt || lt.isScalable() || rt.isScalable() || !lt.getElementType().isF32() ||
-        !rt.getElementType().isF32() || !getElementTypeOrSelf(op.getResultType()).isF32() ||
-        !llvm::all_of(maps, [](AffineMap m) { return m.isProjectedPermutation(); }))
-      return failure();
-    SmallVector<int64_t> sizes(iters.size(), 0);
+    FailureOr<ContractShape> c = contractShape(op);
+    if (failed(c) || llvm::count(c->iters, vector::IteratorType::reduction) != 1) return failure();
+    const int64_t k = int64_t(llvm::find(c->iters, vector::IteratorType::reduction) - c->iters.begin());
     SplitSide sides[2];
     sides[0].ext = op.getLhs().getDefiningOp<arith::ScalingExtFOp>();
     sides[1].ext = op.getRhs().getDefiningOp<arith::ScalingExtFOp>();
-    for (auto [side, map, t] : {std::tuple{&sides[0], maps[0], lt}, std::tuple{&sides[1], maps[1], rt}}) {
+    for (auto [side, t, dims] : {std::tuple{&sides[0], c->lt, &c->dimsA}, std::tuple{&sides[1], c->rt, &c->dimsB}}) {
       side->shape.assign(t.getShape().begin(), t.getShape().end());
-      for (unsigned r = 0; r < map.getNumResults(); ++r) {
-        side->dims.push_back(map.getDimPosition(r));
-        sizes[map.getDimPosition(r)] = t.getDimSize(r);
-        if (int64_t(map.getDimPosition(r)) == k) side->px = int64_t(r);
-      }
-      if (!llvm::is_contained(side->dims, k)) return failure();
+      side->dims = *dims;
+      auto at = llvm::find(*dims, k);
+      if (at == dims->end()) return failure();
+      side->px = int64_t(at - dims->begin());
     }
     std::string why, wa, wb;
-    if (isScaleConstantAlong(sides[0].ext.getScale(), sides[0].dims, sizes, k, "a", wa) &&
-        isScaleConstantAlong(sides[1].ext.getScale(), sides[1].dims, sizes, k, "b", wb))
+    if (isScaleConstantAlong(sides[0].ext.getScale(), sides[0].dims, c->sizes, k, "a", wa) &&
+        isScaleConstantAlong(sides[1].ext.getScale(), sides[1].dims, c->sizes, k, "b", wb))
       return failure();  // one MX block per output element: nothing to split
     int64_t nb = 0, bs = 0;
-    if (!commonSplit(sides, sizes, k, nb, bs, why)) {
+    if (!commonSplit(sides, c->sizes, k, nb, bs, why)) {
       if (emitRemarks) mlir::emitRemark(op->getLoc(), "mx-split-blocks: left whole: ") << why;
       return failure();
     }
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
-    const unsigned n = unsigned(iters.size());  // the new dimension kb
+    const unsigned n = unsigned(c->iters.size());  // the new dimension kb
     rewriter.setInsertionPoint(op);
     Value a = splitOperand(rewriter, loc, sides[0].ext, sides[0].shape, sides[0].px, nb, bs, sides[0].scale);
-    Value b = sides[1].ext == sides[0].ext && lt == rt && sides[0].px == sides[1].px
+    Value b = sides[1].ext == sides[0].ext && c->lt == c->rt && sides[0].px == sides[1].px
                   ? a
                   : splitOperand(rewriter, loc, sides[1].ext, sides[1].shape, sides[1].px, nb, bs, sides[1].scale);
     auto splitMap = [&](AffineMap m) {  // k at its position becomes (kb, k)
@@ -374,23 +403,10 @@ struct SplitContract : OpRewritePattern<vector::ContractionOp> {
       }
       return AffineMap::get(n + 1, 0, e, ctx);
     };
-    SmallVector<AffineExpr> out(maps[2].getResults().begin(), maps[2].getResults().end());
-    out.push_back(getAffineDimExpr(n, ctx));
-    SmallVector<int64_t> shape;
-    if (auto ot = dyn_cast<VectorType>(op.getResultType())) shape.assign(ot.getShape().begin(), ot.getShape().end());
-    shape.push_back(nb);
-    auto partialType = VectorType::get(shape, rewriter.getF32Type());
-    SmallVector<Attribute> iterAttrs;
-    for (vector::IteratorType it : iters) iterAttrs.push_back(vector::IteratorTypeAttr::get(ctx, it));
-    iterAttrs.push_back(vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel));
-    ArrayAttr mapAttr =
-        rewriter.getAffineMapArrayAttr({splitMap(maps[0]), splitMap(maps[1]), AffineMap::get(n + 1, 0, out, ctx)});
-    Value partial = vector::ContractionOp::create(rewriter, loc, a, b, negZero(rewriter, loc, partialType), mapAttr,
-                                                  rewriter.getArrayAttr(iterAttrs), vector::CombiningKind::ADD);
-    SmallVector<bool> mask(shape.size(), false);
-    mask.back() = true;
-    remarkMergedK(op, emitRemarks, sizes[k], nb, bs);
-    replaceAndErase(rewriter, op, sumOver(rewriter, op.getLoc(), partial, op.getAcc(), mask));
+    SmallVector<vector::IteratorType> iters = c->iters;
+    iters.push_back(vector::IteratorType::parallel);
+    remarkMergedK(op, emitRemarks, c->sizes[k], nb, bs);
+    replaceByBlockSums(rewriter, op, a, b, splitMap(c->maps[0]), splitMap(c->maps[1]), iters, n, nb);
     return success();
   }
 
@@ -400,55 +416,27 @@ struct SplitContract : OpRewritePattern<vector::ContractionOp> {
   /// from a -0.0 splat: one MX block of k per output element and kb) and a
   /// `vector.multi_reduction <add>` over kb from the original accumulator.
   LogicalResult splitBlockDim(vector::ContractionOp op, PatternRewriter &rewriter) const {
-    SmallVector<vector::IteratorType> iters = op.getIteratorTypesArray();
+    FailureOr<ContractShape> c = contractShape(op);
+    if (failed(c)) return failure();
     SmallVector<int64_t> red;
-    for (auto [d, it] : llvm::enumerate(iters))
+    for (auto [d, it] : llvm::enumerate(c->iters))
       if (it == vector::IteratorType::reduction) red.push_back(int64_t(d));
-    auto lt = dyn_cast<VectorType>(op.getLhs().getType());
-    auto rt = dyn_cast<VectorType>(op.getRhs().getType());
-    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    if (red.size() != 2 || !lt || !rt || lt.isScalable() || rt.isScalable() || !lt.getElementType().isF32() ||
-        !rt.getElementType().isF32() || !getElementTypeOrSelf(op.getResultType()).isF32() ||
-        !llvm::all_of(maps, [](AffineMap m) { return m.isProjectedPermutation(); }))
-      return failure();
-    SmallVector<int64_t> sizes(iters.size(), 0), dimsA, dimsB;
-    for (auto [map, t, dims] : {std::tuple{maps[0], lt, &dimsA}, std::tuple{maps[1], rt, &dimsB}})
-      for (unsigned r = 0; r < map.getNumResults(); ++r) {
-        dims->push_back(map.getDimPosition(r));
-        sizes[map.getDimPosition(r)] = t.getDimSize(r);
-      }
+    if (red.size() != 2) return failure();
     std::string why;
     auto extA = op.getLhs().getDefiningOp<arith::ScalingExtFOp>();
     auto extB = op.getRhs().getDefiningOp<arith::ScalingExtFOp>();
-    const int64_t k = blockDimOf(extA.getScale(), dimsA, extB.getScale(), dimsB, sizes, {red[0], red[1]}, why);
+    const int64_t k =
+        blockDimOf(extA.getScale(), c->dimsA, extB.getScale(), c->dimsB, c->sizes, {red[0], red[1]}, why);
     if (k < 0) {
       if (emitRemarks) mlir::emitRemark(op->getLoc(), "mx-split-blocks: left whole: ") << why;
       return failure();
     }
     const int64_t kb = red[0] == k ? red[1] : red[0];
-    Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
-    // The partial contraction: kb parallel, the result indexed by the old result dims, then kb.
-    SmallVector<AffineExpr> out(maps[2].getResults().begin(), maps[2].getResults().end());
-    out.push_back(getAffineDimExpr(unsigned(kb), ctx));
-    SmallVector<int64_t> shape;
-    if (auto ot = dyn_cast<VectorType>(op.getResultType())) shape.assign(ot.getShape().begin(), ot.getShape().end());
-    shape.push_back(sizes[kb]);
-    auto partialType = VectorType::get(shape, rewriter.getF32Type());
-    SmallVector<Attribute> iterAttrs;
-    for (auto [d, it] : llvm::enumerate(iters))
-      iterAttrs.push_back(vector::IteratorTypeAttr::get(
-          ctx, int64_t(d) == kb ? vector::IteratorType::parallel : it));
-    ArrayAttr mapAttr = rewriter.getAffineMapArrayAttr(
-        {maps[0], maps[1], AffineMap::get(maps[2].getNumDims(), 0, out, ctx)});
-    rewriter.setInsertionPoint(op);
-    Value partial = vector::ContractionOp::create(rewriter, loc, op.getLhs(), op.getRhs(),
-                                                  negZero(rewriter, loc, partialType), mapAttr,
-                                                  rewriter.getArrayAttr(iterAttrs), vector::CombiningKind::ADD);
-    SmallVector<bool> mask(shape.size(), false);
-    mask.back() = true;
-    remarkBlockDim(op, emitRemarks, sizes[kb], sizes[k]);
-    replaceAndErase(rewriter, op, sumOver(rewriter, op.getLoc(), partial, op.getAcc(), mask));
+    SmallVector<vector::IteratorType> iters = c->iters;
+    iters[size_t(kb)] = vector::IteratorType::parallel;
+    remarkBlockDim(op, emitRemarks, c->sizes[kb], c->sizes[k]);
+    replaceByBlockSums(rewriter, op, op.getLhs(), op.getRhs(), c->maps[0], c->maps[1], iters, unsigned(kb),
+                       c->sizes[kb]);
     return success();
   }
   bool emitRemarks; ///< report decisions as remarks
@@ -522,7 +510,7 @@ struct SplitMultiReduction : OpRewritePattern<vector::MultiDimReductionOp> {
         rewriter, loc, p, negZero(rewriter, loc, VectorType::get(shape, rewriter.getF32Type())), inner,
         vector::CombiningKind::ADD);
     remarkMergedK(op, emitRemarks, sizes[size_t(k)], nb, bs);
-    replaceAndErase(rewriter, op, sumOver(rewriter, op.getLoc(), partial, op.getAcc(), outer));
+    replaceAndEraseDead(rewriter, op, sumOver(rewriter, op.getLoc(), partial, op.getAcc(), outer));
     return success();
   }
 
@@ -554,7 +542,7 @@ struct SplitMultiReduction : OpRewritePattern<vector::MultiDimReductionOp> {
     Value partial = vector::MultiDimReductionOp::create(rewriter, loc, op.getSource(), negZero(rewriter, loc, partialType),
                                                         inner, vector::CombiningKind::ADD);
     remarkBlockDim(op, emitRemarks, sizes[kb], sizes[k]);
-    replaceAndErase(rewriter, op, sumOver(rewriter, op.getLoc(), partial, op.getAcc(), outer));
+    replaceAndEraseDead(rewriter, op, sumOver(rewriter, op.getLoc(), partial, op.getAcc(), outer));
     return success();
   }
   bool emitRemarks; ///< report decisions as remarks
