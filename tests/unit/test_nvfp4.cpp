@@ -13,6 +13,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <cstring>
 #include <random>
 
@@ -52,6 +54,69 @@ TEST_CASE("nvfp4: e4m3 scale codes decode to their values", "[nvfp4]") {
   CHECK(decodeElement(d, e4m3, Integer(127)).nan);
   const Nvfp4Scales<ConcreteDomain> s = makeNvfp4Scales(d, Integer(57), Integer(126));
   CHECK(toDouble(s.s) == 504.0);  // 1.125 * 448, exact
+}
+
+TEST_CASE("nvfp4: scale coordinates m * 2^j of every e4m3 code", "[nvfp4]") {
+  ConcreteDomain d;
+  const ElementFormat e4m3 = elem("e4m3");
+  std::map<int, std::pair<int, int>> binades;  // odd part -> [lowest j, highest j]
+  for (int x = 1; x <= 126; ++x) {
+    const ScaleCoord c = e4m3Coord(x);
+    INFO("code " << x);
+    REQUIRE(c.m % 2 == 1);
+    REQUIRE(c.m <= 15);
+    CHECK(toDouble(decodeElement(d, e4m3, Integer(int64_t(x)))) == std::ldexp(double(c.m), c.j));
+    CHECK(e4m3CodeAt(c.m, c.j) == x);
+    auto it = binades.emplace(c.m, std::make_pair(c.j, c.j)).first;
+    it->second.first = std::min(it->second.first, c.j);
+    it->second.second = std::max(it->second.second, c.j);
+    // The same scale in scale coordinates as decoded from the code.
+    const Nvfp4Scales<ConcreteDomain> a = makeNvfp4Scales(d, Integer(int64_t(x)), Integer(57));
+    const Nvfp4Scales<ConcreteDomain> b = makeNvfp4ScalesAt(d, c.m, Integer(int64_t(c.j)), 9, Integer(-3));
+    CHECK(toDouble(a.s) == toDouble(b.s));
+  }
+  CHECK(e4m3Coord(0).m == kNvfp4ZeroClass);
+  CHECK(e4m3Coord(127).m == kNvfp4NaNClass);
+  CHECK(e4m3CodeAt(0, 0) == 0);
+  CHECK(e4m3CodeAt(-1, 0) == 127);
+  CHECK(e4m3CodeAt(15, 5) == -1);  // 480 > 448
+  CHECK(e4m3CodeAt(2, 0) == -1);
+  // Each odd part's binades are consecutive (docs/semantics.md, "NVFP4: scale coordinates").
+  const std::map<int, std::pair<int, int>> want = {{1, {-9, 8}}, {3, {-9, 7}}, {5, {-9, 6}}, {7, {-9, 6}},
+                                                   {9, {-9, 5}}, {11, {-9, 5}}, {13, {-9, 5}}, {15, {-9, 4}}};
+  CHECK(binades == want);
+  long codes = 0;
+  for (const auto &[m, r] : want) {
+    CHECK(e4m3JRange(m).lo == r.first);
+    CHECK(e4m3JRange(m).hi == r.second);
+    codes += r.second - r.first + 1;
+  }
+  CHECK(codes == 126);
+  CHECK_THROWS_AS(e4m3Coord(128), std::out_of_range);
+}
+
+TEST_CASE("nvfp4: regions in scale coordinates", "[nvfp4]") {
+  const Nvfp4Region r = Nvfp4Region::parse("ma:3,mb:5,ja:-9..7,jb:-9..6,j:0");
+  CHECK(r.str() == "ma:3,mb:5,ja:-9..7,jb:-9..6,j:0..0");
+  CHECK(Nvfp4Region::parse(r.str()) == r);
+  long n = 0;
+  for (int a = 0; a < 128; ++a)
+    for (int b = 0; b < 128; ++b) n += r.contains(a, b);
+  CHECK(r.count() == n);
+  CHECK(n == 14);  // ja in -9..7 with jb = -ja in -9..6: ja in -6..7
+  const Nvfp4Region t = r.tightened();
+  CHECK(t.ja.lo == -6);
+  CHECK(t.ja.hi == 7);
+  CHECK(t.count() == 14);
+  // A whole class: every pair of its codes.
+  const Nvfp4Region all = Nvfp4Region{15, 1, {-64, 64}, {-64, 64}, {-64, 64}};
+  CHECK(all.count() == 14 * 18);
+  CHECK(Nvfp4Region{0, -1, {0, 0}, {0, 0}, {0, 0}}.contains(0, 127));
+  for (const char *bad : {"ma:2,mb:1,ja:0,jb:0,j:0", "ma:1,mb:1,ja:0,jb:0", "ma:1,mb:1,ja:0,jb:0,j:0,j:1",
+                          "ma:1,mb:1,ja:x,jb:0,j:0", "xa:1,mb:1,ja:0,jb:0,j:0", "ma:1,mb:1,ja:0,jb:0,j:0..99"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(Nvfp4Region::parse(bad), GuardError);
+  }
 }
 
 TEST_CASE("nvfp4: hand-computed blocks, exact bits", "[nvfp4]") {
