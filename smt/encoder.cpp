@@ -34,7 +34,8 @@ std::string describeQuery(const Query &q) {
          " tree=" + treeText(c) +
          (c.anyOrder && c.maxSubtree ? "\ntrees: every non-root node has at most " + std::to_string(c.maxSubtree) + " leaves"
                                      : "") +
-         "\nregion: " + q.region.str() +
+         (c.nvfp4() ? " scale=e4m3" : "") +
+         "\nregion: " + (c.nvfp4() && q.nv ? q.nv->str() : q.region.str()) +
          (fixed.empty() ? "" : "\nfixed leaves (a code, b code): " + fixed);
 }
 
@@ -53,6 +54,10 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
   for (const auto &f : q.fixed) someFixed = someFixed || f.has_value();
   store_.setGoalOnly(someFixed);
   TermDomain d(store_);
+  if (q.cfg.nvfp4()) {
+    encodeNvfp4(d);
+    return;
+  }
   const Region &r = q.region;
   const int eLo = lowestE(r);
   const int eHi = std::min(r.e.hi, r.xa.hi + r.xb.hi - 254);
@@ -84,6 +89,21 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
   }
   if (q.cfg.anyOrder) throw std::logic_error("an any-order query is built one induction step at a time");
   std::vector<Val<TermDomain>> A, B;
+  decodeInputs(d, A, B);
+  const Scales<TermDomain> &s = scales;
+  auto eval = [&](Placement p) {
+    std::vector<Val<TermDomain>> leaves;
+    for (int i = 0; i < q.cfg.k(); ++i)
+      leaves.push_back(placementLeaf(d, p, q.cfg, A[size_t(i)], B[size_t(i)], s));
+    return placementRoot(d, p, q.cfg, evalTree(d, q.cfg.tree, leaves, q.cfg.acc), s);
+  };
+  Val<TermDomain> R1 = eval(q.lhs);
+  Val<TermDomain> R2 = eval(q.rhs);
+  store_.assertGoal(d.lnot(related(d, R1, R2, q.rel)).t);
+}
+
+void LiaEncoding::decodeInputs(TermDomain &d, std::vector<Val<TermDomain>> &A, std::vector<Val<TermDomain>> &B) {
+  const Query &q = q_;
   for (int i = 0; i < q.cfg.k(); ++i) {
     const bool free = q.fixed.empty() || !q.fixed[size_t(i)];
     SInt ai{free ? store_.intVar("a" + std::to_string(i), 0, int(q.cfg.a.numCodes()) - 1)
@@ -93,12 +113,35 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
     A.push_back(decodeElement(d, q.cfg.a, ai));
     B.push_back(decodeElement(d, q.cfg.b, bi));
   }
-  const Scales<TermDomain> &s = scales;
+}
+
+void LiaEncoding::encodeNvfp4(TermDomain &d) {
+  const Query &q = q_;
+  if (!q.nv) throw std::logic_error("an nvfp4 query needs a region in scale coordinates");
+  if (q.step || q.cfg.anyOrder) throw std::logic_error("no any-order induction for nvfp4");
+  // The odd parts are constant factors of every scaled significand: factoring them out lets
+  // pre's leaf-by-leaf m 2^j t_i and post's m 2^j (sum of t_i) share their atoms.
+  store_.setFactorConstants(true);
+  const Nvfp4Region r = q.nv->tightened();
+  if (r.count() == 0) {
+    empty_ = true;
+    store_.assertTrue(store_.boolConst(false));
+    return;
+  }
+  // As for MX: the binade ja and the sum j = ja + jb are the variables (j a constant when the
+  // region has one j, so that pre and post fold where they compute the same thing); jb = j - ja
+  // is constrained to its range.
+  SInt ja{r.ja.lo == r.ja.hi ? store_.intConst(int64_t(r.ja.lo)) : store_.intVar("ja", r.ja.lo, r.ja.hi)};
+  SInt j{r.j.lo == r.j.hi ? store_.intConst(int64_t(r.j.lo)) : store_.intVar("j", r.j.lo, r.j.hi)};
+  SInt jb = d.sub(j, ja);
+  store_.refine(jb.t, Interval{Integer(r.jb.lo), Integer(r.jb.hi)});
+  const Nvfp4Scales<TermDomain> s = makeNvfp4ScalesAt(d, r.ma, ja, r.mb, jb);
+  std::vector<Val<TermDomain>> A, B;
+  decodeInputs(d, A, B);
   auto eval = [&](Placement p) {
     std::vector<Val<TermDomain>> leaves;
-    for (int i = 0; i < q.cfg.k(); ++i)
-      leaves.push_back(placementLeaf(d, p, q.cfg, A[size_t(i)], B[size_t(i)], s));
-    return placementRoot(d, p, q.cfg, evalTree(d, q.cfg.tree, leaves, q.cfg.acc), s);
+    for (int i = 0; i < q.cfg.k(); ++i) leaves.push_back(nvfp4Leaf(d, p, q.cfg, A[size_t(i)], B[size_t(i)], s));
+    return nvfp4Root(d, p, q.cfg, evalTree(d, q.cfg.tree, leaves, q.cfg.acc), s);
   };
   Val<TermDomain> R1 = eval(q.lhs);
   Val<TermDomain> R2 = eval(q.rhs);
@@ -144,6 +187,17 @@ ConcreteInput LiaEncoding::inputFromModel(const std::map<std::string, Integer> &
     const bool free = q_.fixed.empty() || !q_.fixed[size_t(i)];
     in.a.push_back(free ? unsigned(m.at("a" + std::to_string(i)).toInt64()) : q_.fixed[size_t(i)]->first);
     in.b.push_back(free ? unsigned(m.at("b" + std::to_string(i)).toInt64()) : q_.fixed[size_t(i)]->second);
+  }
+  if (q_.cfg.nvfp4()) {
+    const Nvfp4Region r = q_.nv->tightened();
+    auto var = [&](const char *n, int constant) {
+      const auto it = m.find(n);  // absent when the range has one value (a constant)
+      return it != m.end() ? int(it->second.toInt64()) : constant;
+    };
+    const int ja = var("ja", r.ja.lo), j = var("j", r.j.lo);
+    in.xa = unsigned(e4m3CodeAt(r.ma, ja));
+    in.xb = unsigned(e4m3CodeAt(r.mb, j - ja));
+    return in;
   }
   const int64_t xa = m.at("xa").toInt64();
   const auto ei = m.find("e");  // absent when the region has one e value (a constant)

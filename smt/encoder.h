@@ -13,7 +13,9 @@
 #include "models/eval.h"
 #include "models/guard.h"
 #include "models/induction.h"
+#include "models/nvfp4.h"
 #include "smt/term.h"
+#include "smt/term_domain.h"
 
 #include <map>
 #include <optional>
@@ -43,6 +45,9 @@ struct Query {
   /// not "the placements differ"; its unsat proves that step. Unset: the whole block.
   std::optional<InductionStep> step;
   Invariant inv;
+  /// NVFP4 (cfg.nvfp4()): the region in scale coordinates (models/nvfp4.h), which replaces
+  /// `region`: variables ja and j = ja + jb, the odd parts ma, mb constants.
+  std::optional<Nvfp4Region> nv;
 };
 
 /// The QF_LIA encoding of a Query.
@@ -80,6 +85,11 @@ public:
   std::string smtlib2() const;
 
 private:
+  /// The decoded element inputs a_i, b_i: variables a<i>, b<i> over the codes, or the fixed
+  /// codes of q_.fixed.
+  void decodeInputs(TermDomain &d, std::vector<Val<TermDomain>> &A, std::vector<Val<TermDomain>> &B);
+  /// The NVFP4 query (cfg.nvfp4()) over q_.nv.
+  void encodeNvfp4(TermDomain &d);
   Query q_;
   TermStore store_;
   bool empty_ = false;

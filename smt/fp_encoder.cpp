@@ -40,6 +40,7 @@ std::string wideLiteral(const ElementFormat &f, unsigned code) {
 }  // namespace
 
 std::string fpUnsupported(const Query &q) {
+  if (q.cfg.nvfp4()) return "the QF_FP encoding has no e4m3 scales (nvfp4)";
   if (!q.cfg.tree.isBinary()) return "the QF_FP encoding supports binary trees only (a fused node has no single IEEE operation)";
   if (q.cfg.acc.subnormals != Subnormals::Keep)
     return std::string("the QF_FP encoding has no flush-to-zero (--subnormals ") + toString(q.cfg.acc.subnormals) + ")";

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -313,6 +314,33 @@ TermRef TermStore::mulc(TermRef a, const Integer &c) {
   return linear(std::move(t), k);
 }
 
+std::optional<TermStore::Factored> TermStore::commonFactor(std::initializer_list<TermRef> ts, bool withConstant) const {
+  int64_t g = 0;
+  std::vector<std::pair<std::vector<std::pair<uint32_t, Integer>>, Integer>> views;
+  for (TermRef t : ts) {
+    std::vector<std::pair<uint32_t, Integer>> v;
+    Integer k;
+    linearView(t, v, k, Integer(1));
+    for (const auto &[atom, c] : v) {
+      if (!c.fitsInt64() || c.toInt64() == INT64_MIN) return std::nullopt;
+      g = std::gcd(g, c.toInt64() < 0 ? -c.toInt64() : c.toInt64());
+    }
+    if (withConstant) {
+      if (!k.fitsInt64() || k.toInt64() == INT64_MIN) return std::nullopt;
+      g = std::gcd(g, k.toInt64() < 0 ? -k.toInt64() : k.toInt64());
+    }
+    views.emplace_back(std::move(v), k);
+  }
+  if (g <= 1) return std::nullopt;
+  Factored f{g, {}, {}};
+  for (auto &[v, k] : views) {
+    for (auto &t : v) t.second = Integer(t.second.toInt64() / g);
+    f.parts.push_back(std::move(v));
+    f.constants.push_back(k);
+  }
+  return f;
+}
+
 TermRef TermStore::ite(TermRef c, TermRef a, TermRef b) {
   const Node &cn = nodes_[c.id];
   if (cn.known) return *cn.known ? a : b;
@@ -328,6 +356,14 @@ TermRef TermStore::ite(TermRef c, TermRef a, TermRef b) {
     if (nodes_[b.id].op == Op::IntConst && sub(a, b).id == lin) return b;
     if (nodes_[a.id].op == Op::IntConst && faultHere(FaultInjection::Kind::RuleWithoutSideCondition)) return b;
   }
+  // Factoring constants (setFactorConstants): ite(c, g x, g y) = g ite(c, x, y).
+  if (factorConstants_) {
+    if (auto f = commonFactor({a, b}, true)) {
+      const TermRef x = linear(std::move(f->parts[0]), Integer(f->constants[0].toInt64() / f->g));
+      const TermRef y = linear(std::move(f->parts[1]), Integer(f->constants[1].toInt64() / f->g));
+      return mulc(ite(c, x, y), Integer(f->g));
+    }
+  }
   Node n;
   n.op = Op::Ite;
   n.args = {c.id, a.id, b.id};
@@ -335,6 +371,18 @@ TermRef TermStore::ite(TermRef c, TermRef a, TermRef b) {
 }
 
 TermRef TermStore::cmp0(Op op, TermRef lin) {
+  // Factoring constants (setFactorConstants): g L + k <= 0 iff L + ceil(k / g) <= 0, and
+  // g L + k = 0 iff L + k / g = 0 where g divides k (otherwise left as it is).
+  if (factorConstants_ && nodes_[lin.id].op == Op::Lin) {
+    if (auto f = commonFactor({lin}, false)) {
+      const int64_t k = f->constants[0].toInt64(), g = f->g;
+      if (op == Op::Le0) {
+        const int64_t ceil = k >= 0 ? (k + g - 1) / g : -((-k) / g);
+        return cmp0(op, linear(std::move(f->parts[0]), Integer(ceil)));
+      }
+      if (k % g == 0) return cmp0(op, linear(std::move(f->parts[0]), Integer(k / g)));
+    }
+  }
   const Node &l = nodes_[lin.id];
   std::optional<bool> known;
   if (op == Op::Le0) {

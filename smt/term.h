@@ -31,6 +31,7 @@
 #include "models/integer.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
@@ -192,6 +193,13 @@ public:
   /// and the query is the goal alone.
   void setObligations(bool on) { obligations_ = on; }
   bool obligations() const { return obligations_; }
+  /// Factoring constants (set before building anything; the NVFP4 encoding): an if-then-else
+  /// whose branches are multiples of one constant g > 1 becomes g times the if-then-else of
+  /// the quotients, and a comparison of a linear term whose coefficients share g is divided by
+  /// g. Terms that differ only by a constant factor, such as m * 2^j * t summed leaf by leaf
+  /// and m * 2^j times the sum of the t, then share their atoms. Off (the default), the store
+  /// builds exactly the terms it always has.
+  void setFactorConstants(bool on) { factorConstants_ = on; }
   /// A counterexample search (with obligations; set before assertGoal): the facts are
   /// recorded but get no phase, so the query is the goal's phase alone. Its unsat is never
   /// a proof; a model is still a candidate that the reference evaluator must confirm.
@@ -294,6 +302,14 @@ private:
   void linearView(TermRef t, std::vector<std::pair<uint32_t, Integer>> &out, Integer &k,
                   const Integer &scale) const;
   TermRef cmp0(Op op, TermRef lin);
+  /// The common factor g > 1 of the terms' coefficients (and constants, withConstant) with
+  /// the quotients (int64 only); nullopt when there is none.
+  struct Factored {
+    int64_t g;
+    std::vector<std::vector<std::pair<uint32_t, Integer>>> parts;  ///< coefficients / g
+    std::vector<Integer> constants;                                ///< constants, undivided
+  };
+  std::optional<Factored> commonFactor(std::initializer_list<TermRef> ts, bool withConstant) const;
   /// op(lin) as a node, never folded by the analysis (INV's assertions).
   TermRef rawCmp0(Op op, TermRef lin);
   /// Whether the site-th decision of fault kind k is now (counts every call).
@@ -358,6 +374,7 @@ private:
   std::unordered_map<uint32_t, unsigned> sigBits_;  ///< see sigBits
   unsigned faultCount_ = 0;
   bool obligations_ = false;
+  bool factorConstants_ = false;
   bool goalOnly_ = false;  ///< see setGoalOnly
   std::unordered_map<uint32_t, TermRef> abstractions_;
   std::set<uint32_t> inputs_;
