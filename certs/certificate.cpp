@@ -83,7 +83,7 @@ bool isHex64(const std::string &s) {
 json toJson(const Certificate &c) {
   json proofs = json::array();
   for (const Proof &p : c.proofs) {
-    json pj = {{"region", regionToJson(p.region)},
+    json pj = {{"region", p.nv ? nvRegionToJson(*p.nv) : regionToJson(p.region)},
                {"solver", p.solver},
                {"solver_version", p.solverVersion},
                {"seconds", p.seconds},
@@ -188,7 +188,10 @@ Certificate certificateFromJson(const json &j) {
                  "query", "query_file", "constant_false", "obligations", "step", "invariant"},
              where);
     Proof pr;
-    pr.region = regionFromJson(field(p, "region", where));
+    if (c.config.nvfp4())
+      pr.nv = nvRegionFromJson(field(p, "region", where));
+    else
+      pr.region = regionFromJson(field(p, "region", where));
     pr.solver = getString(p, "solver");
     if (pr.solver != "cvc5" && pr.solver != "z3") throw SchemaError(where + ".solver: expected cvc5 or z3");
     pr.solverVersion = getString(p, "solver_version");

@@ -11,6 +11,7 @@
 #include "certs/config_json.h"
 #include "models/guard.h"
 #include "models/induction.h"
+#include "models/nvfp4.h"
 #include "models/placement.h"
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,9 @@ std::string regenerateCommand(const nlohmann::json &j);
 /// One solver proof: the query for `region` was unsat.
 struct Proof {
   Region region;
+  /// NVFP4 certificates: the region in scale coordinates (models/nvfp4.h) instead of `region`
+  /// ("region": {"ma", "mb", "ja", "jb", "j"}).
+  std::optional<Nvfp4Region> nv;
   std::string solver;         ///< cvc5 | z3
   std::string solverVersion;
   double seconds = 0;

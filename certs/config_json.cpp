@@ -161,6 +161,40 @@ Region regionFromJson(const json &j) {
   return r;
 }
 
+json nvRegionToJson(const Nvfp4Region &r) {
+  return {{"ma", r.ma}, {"mb", r.mb}, {"ja", {r.ja.lo, r.ja.hi}}, {"jb", {r.jb.lo, r.jb.hi}}, {"j", {r.j.lo, r.j.hi}}};
+}
+
+Nvfp4Region nvRegionFromJson(const json &j) {
+  if (!j.is_object()) throw SchemaError("region must be an object");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (it.key() != "ma" && it.key() != "mb" && it.key() != "ja" && it.key() != "jb" && it.key() != "j")
+      throw SchemaError("region: unknown field '" + it.key() + "' (an nvfp4 region has ma, mb, ja, jb, j)");
+  Nvfp4Region r;
+  auto cls = [&](const char *k) {
+    if (!j.contains(k)) throw SchemaError(std::string("region: missing '") + k + "'");
+    const int m = int(getInt(j, k, -1, 15));
+    if (m > 0 && m % 2 == 0) throw SchemaError(std::string("region.") + k + ": expected an odd part 1..15, 0 or -1");
+    return m;
+  };
+  auto rng = [&](const char *k) {
+    if (!j.contains(k)) throw SchemaError(std::string("region: missing '") + k + "'");
+    const json &v = j.at(k);
+    if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer())
+      throw SchemaError(std::string("region.") + k + " must be [lo, hi] integers");
+    json tmp = {{"lo", v[0]}, {"hi", v[1]}};
+    CodeRange c{int(getInt(tmp, "lo", -64, 64)), int(getInt(tmp, "hi", -64, 64))};
+    if (c.lo > c.hi) throw SchemaError(std::string("region.") + k + ": lo > hi");
+    return c;
+  };
+  r.ma = cls("ma");
+  r.mb = cls("mb");
+  r.ja = rng("ja");
+  r.jb = rng("jb");
+  r.j = rng("j");
+  return r;
+}
+
 json guardToJson(const Guard &g) {
   json a = json::array();
   for (const Region &r : g.regions) a.push_back(regionToJson(r));

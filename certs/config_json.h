@@ -3,6 +3,7 @@
 #pragma once
 
 #include "models/guard.h"
+#include "models/nvfp4.h"
 #include "models/placement.h"
 
 #include <nlohmann/json.hpp>
@@ -30,6 +31,11 @@ void rejectNvfp4Table(const ModelConfig &cfg);
 
 /// {"xa": [lo, hi], "xb": [lo, hi], "e": [lo, hi]}
 nlohmann::json regionToJson(const Region &r);
+/// An NVFP4 proof region: {"ma": M, "mb": M, "ja": [lo, hi], "jb": [lo, hi], "j": [lo, hi]}.
+nlohmann::json nvRegionToJson(const Nvfp4Region &r);
+/// Inverse of nvRegionToJson (all keys required; ma, mb classes: odd 1..15, 0 for the zero
+/// scale, -1 for the NaN scale; binades in -64..64); throws SchemaError.
+Nvfp4Region nvRegionFromJson(const nlohmann::json &j);
 /// Inverse of regionToJson (all three keys required; bounds checked); throws SchemaError.
 Region regionFromJson(const nlohmann::json &j);
 /// A list of regions.

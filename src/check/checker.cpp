@@ -76,6 +76,19 @@ CodeSet regionSet(const Region &r) {
   return g.toSet();
 }
 
+/// The pairs of a stored proof's region: its code region, or for NVFP4 its region in scale
+/// coordinates (models/nvfp4.h) over the codes 0..127.
+CodeSet proofSet(const certs::Proof &p) {
+  if (!p.nv) return regionSet(p.region);
+  CodeSet s;
+  for (int a = 0; a <= E4m3ScaleCode::kMaxCode; ++a)
+    for (int b = 0; b <= E4m3ScaleCode::kMaxCode; ++b)
+      if (p.nv->contains(a, b)) s.set(a, b);
+  return s;
+}
+/// A stored proof's region as text.
+std::string proofRegionText(const certs::Proof &p) { return p.nv ? p.nv->str() : p.region.str(); }
+
 /// The shared state of one check.
 struct Ctx {
   const certs::Certificate &c;
@@ -333,7 +346,7 @@ void checkProofCoverage(Ctx &x) {
       }
     for (const certs::Proof &p : x.c.proofs) {
       if (!p.step) {
-        byProof.push_back(regionSet(p.region));
+        byProof.push_back(proofSet(p));
         continue;
       }
       const size_t v = size_t(std::find(invs.begin(), invs.end(), *p.invariant) - invs.begin());
@@ -355,7 +368,7 @@ void checkProofCoverage(Ctx &x) {
           if (!x.agree.get(a, b) && outside++ == 0) oa = a, ob = b;
         }
     if (outside > 0)
-      f.add("proofs[" + std::to_string(i) + "] (" + x.c.proofs[i].region.str() + ") covers " + std::to_string(outside) +
+      f.add("proofs[" + std::to_string(i) + "] (" + proofRegionText(x.c.proofs[i]) + ") covers " + std::to_string(outside) +
             " pair(s) outside the agree set, e.g. " + pairStr(oa, ob));
     if (x.c.proofs[i].step && x.c.proofs[i].region.count() > 0 && proofSets.back().count() == 0)
       f.add("proofs[" + std::to_string(i) + "] (step " + toString(*x.c.proofs[i].step) + ", " +
@@ -433,6 +446,8 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
   const auto t0 = Clock::now();
   const bool obligations = stored && stored->obligations.has_value();
   smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}, x.opt.budget, obligations, {}, {}, {}};
+  if (stored && stored->nv) q.nv = stored->nv;
+  const std::string regionText = stored ? proofRegionText(*stored) : region.str();
   if (stored && stored->step) {
     // An induction step: stated for every tree (for a fixed-tree certificate: for every tree
     // whose non-root nodes are no larger than its tree's, which holds its tree;
@@ -445,7 +460,7 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
       q.step ? std::string(" (") + toString(*q.step) + " step, invariant " + q.inv.str(x.c.lhs, x.c.rhs) + ")" : "";
   const bool fp = stored && stored->encoding == "fp";
   if (x.opt.budget && x.opt.budget->passed()) {
-    x.add(name, Status::Unknown, "region " + region.str() + ": not checked: " + x.opt.budget->stopReason(),
+    x.add(name, Status::Unknown, "region " + regionText + ": not checked: " + x.opt.budget->stopReason(),
           t0);
     return;
   }
@@ -455,7 +470,7 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
     if (fp) {
       std::string why = smt::fpUnsupported(q);
       if (!why.empty()) {
-        x.add(name, Status::False, "region " + region.str() + ": the fp encoding cannot express this query: " + why, t0);
+        x.add(name, Status::False, "region " + regionText + ": the fp encoding cannot express this query: " + why, t0);
         return;
       }
       text = smt::fpQuery(q);
@@ -465,16 +480,16 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
     }
   } catch (const smt::BudgetExceeded &e) {
     // A limit of this run, not a property of the certificate.
-    x.add(name, Status::Unknown, "region " + region.str() + ": not checked: " + e.what(), t0);
+    x.add(name, Status::Unknown, "region " + regionText + ": not checked: " + e.what(), t0);
     return;
   } catch (const std::bad_alloc &) {
     // Out of memory (ulimit -v) is a limit too: never a false claim.
     x.add(name, Status::Unknown,
-          "region " + region.str() + ": not checked: out of memory while regenerating the query (a resource limit)", t0);
+          "region " + regionText + ": not checked: out of memory while regenerating the query (a resource limit)", t0);
     return;
   } catch (const std::exception &e) {
     x.add(name, Status::False,
-          "region " + region.str() + ": query does not match the configuration (it cannot be generated: " + e.what() +
+          "region " + regionText + ": query does not match the configuration (it cannot be generated: " + e.what() +
               ")",
           t0);
     return;
@@ -509,7 +524,7 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
         f.add("query_file '" + stored->queryFile + "' differs from the regenerated query");
     }
     if (f.any()) {
-      x.add(name, Status::False, "region " + region.str() + ": query does not match the configuration: " + f.str(), t0);
+      x.add(name, Status::False, "region " + regionText + ": query does not match the configuration: " + f.str(), t0);
       return;
     }
     matched = "query matches the configuration (SHA-256 " + sha.substr(0, 12) + "..., " + std::to_string(text.size()) +
@@ -522,14 +537,14 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
     if (!bad.empty()) {
       std::string all;
       for (const std::string &b : bad) all += (all.empty() ? "" : "; ") + b;
-      x.add(name, Status::False, "region " + region.str() + ": the analysis' claims do not check: " + all, t0);
+      x.add(name, Status::False, "region " + regionText + ": the analysis' claims do not check: " + all, t0);
       return;
     }
     arithmetic = "; " + std::to_string(enc->decisions()) + " decisions of the analysis verified by arithmetic";
   }
   const std::vector<std::string> solvers = reprovers(x.opt.solver, stored ? stored->solver : "");
   if (solvers.empty()) {
-    x.add(name, Status::Unknown, "region " + region.str() + ": " + (matched.empty() ? "" : matched + "; ") +
+    x.add(name, Status::Unknown, "region " + regionText + ": " + (matched.empty() ? "" : matched + "; ") +
                                      "not re-proven (--solver none)",
           t0);
     return;
@@ -556,21 +571,21 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
     const std::string who = s + " " + version;
     if (r.verdict == smt::Verdict::Unknown) {
       x.add(name, Status::Unknown,
-            "region " + region.str() + ": re-proof with " + who + " is unknown (" +
+            "region " + regionText + ": re-proof with " + who + " is unknown (" +
                 (r.reason.empty() ? std::string("no reason given") : r.reason) + ", " + std::to_string(r.seconds) + " s)",
             t0);
       return;
     }
     if (r.verdict == smt::Verdict::Sat && obligations && r.phase > 0) {
       x.add(name, Status::False,
-            "region " + region.str() + ": " + who + " answers sat for phase " + std::to_string(r.phase) + " (" +
+            "region " + regionText + ": " + who + " answers sat for phase " + std::to_string(r.phase) + " (" +
                 enc->phaseDescription(r.phase) + "): a fact of the analysis is not proven",
             t0);
       return;
     }
     if (r.verdict == smt::Verdict::Sat && q.step) {
       x.add(name, Status::False,
-            "region " + region.str() + stepName + ": " + who +
+            "region " + regionText + stepName + ": " + who +
                 " answers sat: the step does not hold (abstract subtree values on which the invariant fails)",
             t0);
       return;
@@ -595,7 +610,7 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
               (replays ? " (confirmed by the reference evaluator)"
                        : " (NOT confirmed by the reference evaluator: the encoder and the evaluator disagree)");
       }
-      x.add(name, Status::False, "region " + region.str() + ": " + who + " answers sat, the agreement is false: " + cex,
+      x.add(name, Status::False, "region " + regionText + ": " + who + " answers sat, the agreement is false: " + cex,
             t0);
       return;
     }
@@ -613,7 +628,7 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
             "reasoning"
           : "";
   x.add(name, Status::Holds,
-        "region " + region.str() + stepName + ": " + (matched.empty() ? "" : matched + "; ") + "unsat with " + proven +
+        "region " + regionText + stepName + ": " + (matched.empty() ? "" : matched + "; ") + "unsat with " + proven +
             how,
         t0);
 }
@@ -729,10 +744,9 @@ void checkNvfp4Agree(Ctx &x) {
 /// The proofs claim of a certificate without stored proofs (the agree regions themselves, or
 /// why there is nothing to re-prove) and of NVFP4 certificates.
 void checkProofs(Ctx &x) {
-  if (x.c.config.nvfp4()) {
-    if (x.c.engine != "exhaustive" || !x.c.proofs.empty())
-      x.add("proofs", Status::False, "an nvfp4 certificate has no solver proofs (only --engine exhaustive so far)",
-            Clock::now());
+  if (x.c.config.nvfp4() && x.c.engine == "exhaustive") {
+    if (!x.c.proofs.empty())
+      x.add("proofs", Status::False, "an nvfp4 exhaustive certificate has no solver proofs", Clock::now());
     else
       checkNvfp4Agree(x);
     return;
@@ -1061,7 +1075,7 @@ CheckReport checkCertificate(const certs::Certificate &c, const CheckOptions &op
   parts.push_back({"witnesses", checkWitnesses, false, 15e-6 * double(refutedPairs)});
   parts.push_back({"proof coverage", checkProofCoverage});
   parts.push_back({"bound", checkBound});
-  const bool oneByOne = !c.config.nvfp4() && !c.proofs.empty();
+  const bool oneByOne = !c.proofs.empty() && !(c.config.nvfp4() && c.engine == "exhaustive");
   // The backends are made here, before any fork: a Z3 context is built once and inherited.
   auto backends = std::make_shared<std::map<std::string, std::unique_ptr<smt::Backend>>>();
   if (oneByOne && opt.jobs > 1)

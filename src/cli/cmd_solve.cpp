@@ -27,7 +27,7 @@ std::set<std::string> solverOptions() {
 
 engine::PairQuery parseQuery(const Args &args) {
   ModelConfig cfg = parseConfig(args);
-  if (cfg.nvfp4()) throw UsageError(kNvfp4OnlyExhaustive);
+  if (cfg.nvfp4()) throw UsageError(kNvfp4OnlyTable);
   engine::PairQuery q{cfg, parsePlacementOpt(args, "lhs", Placement::Pre),
                       parsePlacementOpt(args, "rhs", Placement::Post), parseRelationOpt(args), nullptr, false, {}};
   // Every fact of the analysis is an obligation (docs/solver.md, "Obligations mode"); the

@@ -88,7 +88,6 @@ TableOutcome runTable(const Args &args, const ProgressFn &progress) {
   if (args.get("proof") && eng != "solver") throw UsageError("--proof: only with --engine solver");
   if (proof == "unrolled" && q.cfg.anyOrder)
     throw UsageError("--proof unrolled: an any-order table is proven by the induction only (there is no one tree to unroll)");
-  if (q.cfg.nvfp4() && eng == "solver") throw UsageError(kNvfp4OnlyExhaustive);
   if (q.cfg.anyOrder && eng == "solver" && !engine::anyOrderUnsupported(q).empty())
     throw NoAnyOrderProof("no order-independent proof for " + engine::anyOrderUnsupported(q));
   // One budget for the whole command: --timeout (default: none) bounds everything, each

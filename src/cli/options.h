@@ -58,9 +58,11 @@ private:
   std::vector<std::string> pos_;
 };
 
-/// The one line of a solver-backed command asked for an NVFP4 configuration (the solver
-/// encoding of e4m3 scales does not exist yet).
-constexpr const char *kNvfp4OnlyExhaustive = "nvfp4: only --engine exhaustive so far";
+/// The one line of prove, cex, bound and emit-smt2 asked for an NVFP4 configuration: their
+/// guards and regions are e8m0 code ranges; NVFP4 proofs are regions in scale coordinates,
+/// which only `table` builds so far (docs/semantics.md, "NVFP4").
+constexpr const char *kNvfp4OnlyTable =
+    "nvfp4: prove, cex, bound and emit-smt2 take e8m0 code regions; use `mxcert table` (solver or exhaustive engine)";
 
 /// The option names of a configuration (for Args' `valued` set).
 const std::set<std::string> &configOptions();

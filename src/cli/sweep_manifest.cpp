@@ -64,7 +64,6 @@ SweepEntry validate(int index, const OptionMap &m) {
     e.engine = args.get("engine", "solver");
     if (e.engine != "solver" && e.engine != "exhaustive")
       throw UsageError("unknown --engine '" + e.engine + "' (expected solver or exhaustive)");
-    if (e.config.nvfp4() && e.engine == "solver") throw UsageError(kNvfp4OnlyExhaustive);
     parseSolverOpt(args);
     parseSecondsOpt(args, "query-timeout", 120);
     parseBudget(args, 0);

@@ -8,6 +8,7 @@
 #include "src/engine/bounds.h"
 #include "src/engine/exhaustive.h"
 #include "src/engine/groups.h"
+#include "src/engine/nvfp4_table.h"
 
 #include <algorithm>
 #include <chrono>
@@ -363,7 +364,9 @@ RegionCheck checkQuery(const PairQuery &q, const smt::Query &sq, const Region &r
   }
   if (r.verdict == smt::Verdict::Sat) {
     ConcreteInput in = enc->inputFromModel(r.model);
-    if (!region.contains(int(in.xa), int(in.xb)) ||
+    const bool inRegion =
+        sq.nv ? sq.nv->contains(int(in.xa), int(in.xb)) : region.contains(int(in.xa), int(in.xb));
+    if (!inRegion ||
         !witnessDisagrees(q, in.a, in.b, int(in.xa), int(in.xb))) {
       if (q.obligations) {
         // The encoding differs from the semantics on this model: some decision or fact of
@@ -379,7 +382,7 @@ RegionCheck checkQuery(const PairQuery &q, const smt::Query &sq, const Region &r
         return rc;
       }
       throw std::logic_error("solver model does not replay in the reference evaluator (region " +
-                             region.str() + ", " + backend.name() + ")");
+                             (sq.nv ? sq.nv->str() : region.str()) + ", " + backend.name() + ")");
     }
     rc.cex = in;
   } else if (r.verdict == smt::Verdict::Unsat) {
@@ -393,6 +396,7 @@ RegionCheck checkQuery(const PairQuery &q, const smt::Query &sq, const Region &r
     }
     const std::string text = enc->smtlib2();
     rc.proof.region = region;
+    rc.proof.nv = sq.nv;
     rc.proof.solver = backend.name();
     rc.proof.solverVersion = backend.version();
     rc.proof.seconds = r.seconds;
@@ -421,6 +425,12 @@ RegionCheck checkInductionStep(const PairQuery &q, const Region &region, Inducti
                                smt::Backend &backend, double timeoutSec, bool keepText) {
   smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, {}, q.budget, q.obligations, q.fault, step, inv};
   return checkQuery(q, sq, region, backend, timeoutSec, keepText);
+}
+
+RegionCheck checkNvfp4Region(const PairQuery &q, const Nvfp4Region &region, smt::Backend &backend,
+                             double timeoutSec, const LeafFix &fixed, bool keepText) {
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, Region{}, fixed, q.budget, q.obligations, q.fault, {}, {}, region};
+  return checkQuery(q, sq, Region{}, backend, timeoutSec, keepText);
 }
 
 std::string anyOrderUnsupported(const PairQuery &q) {
@@ -600,6 +610,7 @@ CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Ba
 }
 
 SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &opt) {
+  if (q.cfg.nvfp4()) return runNvfp4SolverTable(q, opt);
   const auto t0 = std::chrono::steady_clock::now();
   SolverTableResult res;
   res.witnessOf.assign(size_t(kNumCodes) * kNumCodes, -1);

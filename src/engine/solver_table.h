@@ -13,6 +13,7 @@
 
 #include "models/guard.h"
 #include "models/induction.h"
+#include "models/nvfp4.h"
 #include "smt/backend.h"
 #include "src/engine/pair_query.h"
 
@@ -26,6 +27,9 @@ namespace mxcert::engine {
 /// A proof that no input and no code pair of `region` makes the placements differ.
 struct ProofRecord {
   Region region;
+  /// NVFP4: the region in scale coordinates (models/nvfp4.h) that the query covers; `region`
+  /// is then unused.
+  std::optional<Nvfp4Region> nv;
   std::string solver;         ///< "cvc5" or "z3"
   std::string solverVersion;
   double seconds = 0;
@@ -66,6 +70,11 @@ using LeafFix = std::vector<std::optional<std::pair<unsigned, unsigned>>>;
 /// internal error (std::logic_error), never a silent answer.
 RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &backend,
                         double timeoutSec, const LeafFix &fixed = {}, bool keepText = false);
+
+/// The same for an NVFP4 question (q.cfg.nvfp4()) on a region in scale coordinates: a sat
+/// model is replayed at its code pair, an unsat answer's record carries the region in `nv`.
+RegionCheck checkNvfp4Region(const PairQuery &q, const Nvfp4Region &region, smt::Backend &backend,
+                             double timeoutSec, const LeafFix &fixed = {}, bool keepText = false);
 
 /// One induction step of an any-order question (q.cfg.anyOrder) on `region` with invariant
 /// `inv`: unsat proves the step (the record says which); sat is no counterexample, only

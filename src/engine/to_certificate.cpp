@@ -39,6 +39,7 @@ certs::Certificate certificateOf(const PairQuery &q, const SolverTableResult &r)
   for (const ProofRecord &p : r.proofs) {
     certs::Proof cp;
     cp.region = p.region;
+    cp.nv = p.nv;
     cp.solver = p.solver;
     cp.solverVersion = p.solverVersion;
     cp.seconds = p.seconds;

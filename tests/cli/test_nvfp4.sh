@@ -3,7 +3,8 @@
 # bits (a non-power-of-two scale, bf16 rounding that separates post from pre, the zero and NaN
 # scale codes), the option checks (exit 2, one line), the exhaustive table at k = 1 and 2 with
 # exactly derived agree sets, `check` of those certificates (witness replay, the agree set by
-# enumeration), a certificate claiming pairs outside 0..127, and the solver engine refused.
+# enumeration), a certificate claiming pairs outside 0..127, and prove/emit-smt2 refused (the
+# solver table: test_nvfp4_solver.sh).
 # Usage: test_nvfp4.sh path/to/mxcert
 . "$(dirname "$0")/lib.sh"
 
@@ -70,8 +71,8 @@ bad "unknown --scale" "unknown --scale" eval --a e2m1 --scale e5m2 --k 1 --xa 1 
 bad "e4m3 code 128" "out of range 0..127" eval --format nvfp4 --k 1 --xa 128 --xb 1 --a-vals 1 --b-vals 1
 bad "--k and --block" "exclusive" eval --format nvfp4 --k 1 --block 1 --xa 1 --xb 1 --a-vals 1 --b-vals 1
 bad "nvfp4 default k 16" "k = 16" eval --format nvfp4 --xa 1 --xb 1 --a-vals 1 --b-vals 1
-bad "nvfp4 solver table" "nvfp4: only --engine exhaustive so far" table --format nvfp4 --k 1
-bad "nvfp4 prove" "nvfp4: only --engine exhaustive so far" prove --format nvfp4 --k 1 --guard e:0
+bad "nvfp4 prove" "nvfp4: prove, cex, bound and emit-smt2 take e8m0 code regions" prove --format nvfp4 --k 1 --guard e:0
+bad "nvfp4 emit-smt2" "use \`mxcert table\`" emit-smt2 --format nvfp4 --k 1 --guard e:0
 
 # --block is --k.
 run eval --format nvfp4 --block 1 --xa 56 --xb 56 --a-vals 6 --b-vals -6 --placements post

@@ -1,0 +1,286 @@
+// src/engine/nvfp4_table.cpp — the NVFP4 solver table (see nvfp4_table.h).
+#include "src/engine/nvfp4_table.h"
+
+#include "src/engine/exhaustive.h"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <stdexcept>
+
+namespace mxcert::engine {
+
+namespace {
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+size_t pairIdx(int xa, int xb) { return size_t(xa) * kNumCodes + size_t(xb); }
+constexpr int kSide = E4m3ScaleCode::kMaxCode + 1;  // codes 0..127
+
+/// The boxes of class (ma, mb) that cover exactly the cells (ja, jb) of `cells` (a set of code
+/// pairs of that class): runs of consecutive j whose whole line is in the set become one box
+/// over the class's binades; every other line gives one box per run of consecutive ja.
+std::vector<Nvfp4Region> boxesOf(int ma, int mb, const CodeSet &cells) {
+  const CodeRange ra = e4m3JRange(ma), rb = e4m3JRange(mb);
+  std::vector<Nvfp4Region> out;
+  int fullLo = 0, fullHi = -1;  // the current run of whole lines
+  auto flush = [&]() {
+    if (fullLo <= fullHi) out.push_back(Nvfp4Region{ma, mb, ra, rb, {fullLo, fullHi}}.tightened());
+    fullHi = fullLo - 1;
+  };
+  for (int j = ra.lo + rb.lo; j <= ra.hi + rb.hi; ++j) {
+    bool any = false, all = true;
+    for (int ja = ra.lo; ja <= ra.hi; ++ja) {
+      const int jb = j - ja;
+      if (!rb.contains(jb)) continue;
+      const bool in = cells.get(e4m3CodeAt(ma, ja), e4m3CodeAt(mb, jb));
+      any = any || in;
+      all = all && in;
+    }
+    if (!any) {
+      flush();
+      continue;
+    }
+    if (all) {
+      if (fullLo > fullHi) fullLo = fullHi = j;
+      else fullHi = j;
+      continue;
+    }
+    flush();
+    int run = ra.hi + 1;  // start of the current run of ja
+    for (int ja = ra.lo; ja <= ra.hi + 1; ++ja) {
+      const int jb = j - ja;
+      const bool in = ja <= ra.hi && rb.contains(jb) && cells.get(e4m3CodeAt(ma, ja), e4m3CodeAt(mb, jb));
+      if (in && run > ra.hi) run = ja;
+      if (!in && run <= ra.hi) {
+        out.push_back(Nvfp4Region{ma, mb, {run, ja - 1}, rb, {j, j}}.tightened());
+        run = ra.hi + 1;
+      }
+    }
+  }
+  flush();
+  return out;
+}
+
+/// Halves a box: its j range when it has several j, else its ja range.
+std::pair<Nvfp4Region, Nvfp4Region> split(const Nvfp4Region &r) {
+  Nvfp4Region a = r, b = r;
+  if (r.j.lo < r.j.hi) {
+    const int mid = r.j.lo + (r.j.hi - r.j.lo) / 2;
+    a.j.hi = mid;
+    b.j.lo = mid + 1;
+  } else {
+    const int mid = r.ja.lo + (r.ja.hi - r.ja.lo) / 2;
+    a.ja.hi = mid;
+    b.ja.lo = mid + 1;
+  }
+  return {a.tightened(), b.tightened()};
+}
+}  // namespace
+
+CodeSet nvfp4RegionSet(const Nvfp4Region &r) {
+  CodeSet s;
+  for (int xa = 0; xa < kSide; ++xa)
+    for (int xb = 0; xb < kSide; ++xb)
+      if (r.contains(xa, xb)) s.set(xa, xb);
+  return s;
+}
+
+SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptions &opt) {
+  if (!q.cfg.nvfp4() || q.cfg.anyOrder) throw std::logic_error("runNvfp4SolverTable: an nvfp4 question of one tree");
+  const auto t0 = std::chrono::steady_clock::now();
+  auto log = [&](const std::string &s) {
+    if (opt.log) opt.log(s);
+  };
+  SolverTableResult res;
+  res.witnessOf.assign(size_t(kNumCodes) * kNumCodes, -1);
+  std::unique_ptr<smt::Backend> backend = smt::makeBackend(opt.solver);
+  if (!backend) throw std::invalid_argument("solver '" + opt.solver + "' is not available");
+  CodeSet decided;  // proven or refuted
+  long decidedCount = 0;
+  const long total = long(kSide) * kSide;
+  auto progress = [&]() {
+    if (opt.progress) opt.progress(decidedCount, total);
+  };
+  auto addWitness = [&](const Witness &w) {
+    res.witnesses.push_back(w);
+    return int(res.witnesses.size()) - 1;
+  };
+  auto refute = [&](int xa, int xb, int w) {
+    if (decided.get(xa, xb)) return;
+    decided.set(xa, xb);
+    res.witnessOf[pairIdx(xa, xb)] = w;
+    ++decidedCount;
+  };
+  auto prove = [&](const ProofRecord &p) {
+    for (int xa = 0; xa < kSide; ++xa)
+      for (int xb = 0; xb < kSide; ++xb)
+        if (p.nv->contains(xa, xb) && !decided.get(xa, xb)) {
+          decided.set(xa, xb);
+          res.agree.set(xa, xb);
+          ++decidedCount;
+        }
+    res.proofs.push_back(p);
+  };
+  // Tries witness w (confirmed by the reference evaluator at its own pair) on the undecided
+  // pairs of `cells`.
+  auto spread = [&](int w, const CodeSet &cells) {
+    for (int xa = 0; xa < kSide; ++xa)
+      for (int xb = 0; xb < kSide; ++xb)
+        if (cells.get(xa, xb) && !decided.get(xa, xb) && witnessDisagrees(q, res.witnesses[size_t(w)], xa, xb))
+          refute(xa, xb, w);
+  };
+
+  // Small k: the exhaustive engine's witnesses (each confirmed again by the reference
+  // evaluator; its agree set is not used: every region is proven below).
+  if (q.cfg.k() <= opt.exhaustiveSeedMaxK && opt.exhaustiveSeedSeconds > 0) {
+    struct OutOfTime {};
+    const auto s0 = std::chrono::steady_clock::now();
+    ExhaustiveOptions xo;
+    xo.maxStates = 2'000'000;
+    xo.progress = [&](long, long) {
+      if (since(s0) > opt.exhaustiveSeedSeconds) throw OutOfTime{};
+    };
+    try {
+      ExhaustiveResult x = runExhaustive(q, xo);
+      std::vector<int> mine(x.witnesses.size(), -1);  // x's witness index -> ours
+      for (int xa = 0; xa < kSide; ++xa)
+        for (int xb = 0; xb < kSide; ++xb) {
+          const int w = x.witnessOf[pairIdx(xa, xb)];
+          if (w < 0) continue;
+          if (!witnessDisagrees(q, x.witnesses[size_t(w)], xa, xb))
+            throw std::logic_error("an exhaustive witness does not replay at " + std::to_string(xa) + "," +
+                                   std::to_string(xb));
+          if (mine[size_t(w)] < 0) {
+            Witness wi = x.witnesses[size_t(w)];
+            wi.xa = xa;
+            wi.xb = xb;
+            mine[size_t(w)] = addWitness(wi);
+          }
+          refute(xa, xb, mine[size_t(w)]);
+        }
+      res.stats.usedExhaustiveSeed = true;
+      log("exhaustive seed: " + std::to_string(decidedCount) + " refuted pairs, " +
+          std::to_string(res.witnesses.size()) + " witnesses (" +
+          std::to_string(since(s0)) + " s)");
+    } catch (const OutOfTime &) {
+      log("no exhaustive seed: over " + std::to_string(opt.exhaustiveSeedSeconds) + " s");
+    } catch (const ResourceLimit &e) {
+      log(std::string("no exhaustive seed: ") + e.what());
+    }
+    progress();
+  }
+
+  std::vector<Nvfp4Region> unknownBoxes;
+  const int k = q.cfg.k();
+  for (int ma : e4m3Classes())
+    for (int mb : e4m3Classes()) {
+      const Nvfp4Region whole = Nvfp4Region{ma, mb, {-64, 64}, {-64, 64}, {-64, 64}}.tightened();
+      const CodeSet classCells = nvfp4RegionSet(whole);
+      // The last few witnesses, tried on this class first.
+      for (size_t w = res.witnesses.size() > 8 ? res.witnesses.size() - 8 : 0; w < res.witnesses.size(); ++w)
+        spread(int(w), classCells);
+      auto candidates = [&]() {
+        CodeSet c;
+        for (int xa = 0; xa < kSide; ++xa)
+          for (int xb = 0; xb < kSide; ++xb)
+            if (classCells.get(xa, xb) && !decided.get(xa, xb)) c.set(xa, xb);
+        return c;
+      };
+      std::deque<Nvfp4Region> work;
+      for (const Nvfp4Region &b : boxesOf(ma, mb, candidates())) work.push_back(b);
+      while (!work.empty()) {
+        Nvfp4Region box = work.front();
+        work.pop_front();
+        // Drop the pairs decided meanwhile (a witness found in another box).
+        {
+          CodeSet left = nvfp4RegionSet(box);
+          bool changed = false;
+          for (int xa = 0; xa < kSide; ++xa)
+            for (int xb = 0; xb < kSide; ++xb)
+              if (left.get(xa, xb) && decided.get(xa, xb)) left.set(xa, xb, false), changed = true;
+          if (left.count() == 0) continue;
+          if (changed) {
+            for (const Nvfp4Region &b : boxesOf(ma, mb, left)) work.push_front(b);
+            continue;
+          }
+        }
+        const bool several = box.count() > 1;
+        RegionCheck rc = checkNvfp4Region(q, box, *backend, several ? std::min(opt.quickTimeout, opt.timeout) : opt.timeout,
+                                          {}, opt.keepQueries);
+        ++res.stats.queries;
+        res.stats.solverSeconds += rc.seconds;
+        log("region " + box.str() + ": " + smt::toString(rc.verdict) + " (" + std::to_string(rc.seconds) + " s)" +
+            (rc.reason.empty() ? "" : ": " + rc.reason));
+        if (rc.verdict == smt::Verdict::Unsat) {
+          ++res.stats.unsat;
+          prove(rc.proof);
+          progress();
+          continue;
+        }
+        std::optional<ConcreteInput> cex = rc.cex;
+        if (rc.verdict == smt::Verdict::Sat) ++res.stats.sat;
+        if (!cex && !rc.final && k > 2) {
+          // Two free leaves, the others +0 (code 0): small queries that find most witnesses.
+          ++res.stats.unknown;
+          LeafFix fix(static_cast<size_t>(k));
+          for (int i = 2; i < k; ++i) fix[size_t(i)] = std::make_pair(0u, 0u);
+          RegionCheck small = checkNvfp4Region(q, box, *backend, opt.witnessTimeout, fix);
+          ++res.stats.queries;
+          res.stats.solverSeconds += small.seconds;
+          log("  two free leaves: " + std::string(smt::toString(small.verdict)));
+          if (small.cex) cex = small.cex;
+        } else if (!cex) {
+          ++res.stats.unknown;
+        }
+        if (cex) {
+          const Witness w{cex->a, cex->b, int(cex->xa), int(cex->xb), ""};
+          const int wi = addWitness(w);
+          refute(w.xa, w.xb, wi);
+          spread(wi, classCells);
+          CodeSet left = nvfp4RegionSet(box);
+          for (int xa = 0; xa < kSide; ++xa)
+            for (int xb = 0; xb < kSide; ++xb)
+              if (decided.get(xa, xb)) left.set(xa, xb, false);
+          for (const Nvfp4Region &b : boxesOf(ma, mb, left)) work.push_front(b);
+          progress();
+          continue;
+        }
+        if (rc.final || !several) {
+          unknownBoxes.push_back(box);
+          continue;
+        }
+        ++res.stats.splits;
+        auto [a, b] = split(box);
+        work.push_front(b);
+        work.push_front(a);
+      }
+    }
+  // Witnesses that refute no pair any more (all re-found by a later one) are kept: each
+  // refutes at least its own pair, which no other witness claimed first.
+  res.guard = Guard::fromSet(res.agree);
+  CodeSet unknownSet;
+  for (const Nvfp4Region &b : unknownBoxes)
+    for (int xa = 0; xa < kSide; ++xa)
+      for (int xb = 0; xb < kSide; ++xb)
+        if (b.contains(xa, xb) && !decided.get(xa, xb)) unknownSet.set(xa, xb);
+  res.unknown = Guard::fromSet(unknownSet).regions;
+  // Per agree region, the proofs that meet it.
+  std::vector<CodeSet> proofSets;
+  for (const ProofRecord &p : res.proofs) proofSets.push_back(nvfp4RegionSet(*p.nv));
+  for (const Region &r : res.guard.regions) {
+    std::vector<int> ps;
+    for (size_t i = 0; i < proofSets.size(); ++i) {
+      bool meets = false;
+      for (int xa = std::max(0, r.xa.lo); xa <= std::min(kSide - 1, r.xa.hi) && !meets; ++xa)
+        for (int xb = std::max(0, r.xb.lo); xb <= std::min(kSide - 1, r.xb.hi) && !meets; ++xb)
+          meets = r.contains(xa, xb) && proofSets[i].get(xa, xb);
+      if (meets) ps.push_back(int(i));
+    }
+    res.regionProofs.push_back(ps);
+  }
+  res.stats.seconds = since(t0);
+  return res;
+}
+
+}  // namespace mxcert::engine

@@ -1,0 +1,32 @@
+// src/engine/nvfp4_table.h — certified NVFP4 agree sets with the QF_LIA encoding and a solver.
+//
+// The exact agree set over the NVFP4 code pairs 0..127 x 0..127 (docs/solver.md, "NVFP4"),
+// proven region by region in scale coordinates (models/nvfp4.h): the code pairs are grouped by
+// the odd parts (ma, mb) of their two scales (8 odd parts, the zero scale and the NaN scale on
+// each side: 100 classes), and within a class a region is a box of binades (ja, jb, j = ja + jb).
+// In such a region every scale is a constant odd part times a symbolic power of two, so the
+// query is MX-like: scaling keeps the significands, and the encoding factors the constant odd
+// parts out of its terms (smt/term.h, setFactorConstants).
+//
+// Strategy per class: the candidate pairs (those no witness refutes yet) as boxes, whole
+// j-lines merged; each box is queried: unsat proves it; a sat model is replayed by the
+// reference evaluator and tried on the class's other undecided pairs; an unknown answer tries
+// small counterexample queries (two free leaves, the others +0) and then splits the box. At
+// small k the exhaustive engine's witnesses seed the search, as for MX (its agree set is only
+// a prediction: the solver proves every region).
+#pragma once
+
+#include "models/nvfp4.h"
+#include "src/engine/solver_table.h"
+
+namespace mxcert::engine {
+
+/// The code pairs of an NVFP4 region (within 0..127 x 0..127).
+CodeSet nvfp4RegionSet(const Nvfp4Region &r);
+
+/// Computes the certified agree set of an NVFP4 question (q.cfg.nvfp4(), one tree). The
+/// result's proofs carry their regions in `ProofRecord::nv`; `unknown` lists the undecided
+/// pairs as code regions (Guard::fromSet).
+SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptions &opt);
+
+}  // namespace mxcert::engine

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# tests/cli/test_nvfp4_solver.sh — NVFP4 tables from the solver engine (regions in scale
+# coordinates, docs/semantics.md "NVFP4"): the solver table equals the exhaustive one at k = 1
+# (four modes); the k = 16 f32 table has exactly the derived agree set, every query regenerates,
+# and it equals the committed one; a tampered proof region is false and a malformed one a
+# schema error (exit 2, one line).
+# Usage: test_nvfp4_solver.sh path/to/mxcert
+. "$(dirname "$0")/lib.sh"
+
+same_agree() {  # same_agree DESC A.json B.json
+  OUT="$2" py "$1" '
+import sys, json
+a = json.load(open(sys.argv[1])); b = json.load(open("'"$3"'"))
+assert a["agree"] == b["agree"] and a["agree_pairs"] == b["agree_pairs"], (a["agree_pairs"], b["agree_pairs"])
+'
+}
+
+# k = 1: the solver engine's agree set is the exhaustive engine's (k = 2 and the other modes:
+# scripts/bench-nvfp4, docs/benchmarks.md "NVFP4"; test_nvfp4.sh derives the k = 2 f32 set).
+for m in "--acc f32 --lhs pre --rhs post" "--acc bf16 --lhs dequant --rhs post" \
+         "--acc f16 --round rtz --lhs post2 --rhs post" "--acc bf16 --subnormals ftz --lhs pre --rhs post --relation value"; do
+  run table --format nvfp4 --k 1 $m --engine exhaustive -o "$TMP/x.json"
+  expect_rc 0 "exhaustive k=1 $m"
+  run table --format nvfp4 --k 1 $m -o "$TMP/s.json"
+  expect_rc 0 "solver k=1 $m"
+  same_agree "solver = exhaustive, k=1 $m" "$TMP/s.json" "$TMP/x.json"
+done
+
+# k = 16 (the NVFP4 block), f32, pre vs post: every product and sum is exact, so only the sign
+# of a zero differs: with a zero scale and a finite other one, post gives -0 for D < 0 where
+# pre adds +0 and -0 leaves. The agree set is every pair except those with a code 0 and no
+# code 127: 16384 - 253.
+run table --format nvfp4 --lhs pre --rhs post -o "$TMP/k16.json"
+expect_rc 0 "solver k=16"
+OUT="$TMP/k16.json" py "k=16 agree set and proofs" '
+import sys, json
+c = json.load(open(sys.argv[1]))
+assert c["engine"] == "solver" and c["config"]["k"] == 16 and c["config"]["scale"] == "e4m3", c["config"]
+def pairs(regions):
+    return {(a, b) for r in regions for a in range(r["xa"][0], r["xa"][1] + 1)
+            for b in range(r["xb"][0], r["xb"][1] + 1) if r["e"][0] <= a + b - 254 <= r["e"][1]}
+want = {(a, b) for a in range(128) for b in range(128) if not ((a == 0 or b == 0) and 127 not in (a, b))}
+assert pairs(c["agree"]) == want and c["agree_pairs"] == 16131
+# Every proof region is a box in scale coordinates with every fact proven.
+for p in c["proofs"]:
+    assert set(p["region"]) == {"ma", "mb", "ja", "jb", "j"}, p["region"]
+    assert p["obligations"]["phases"] >= 1 and p["solver"] == "cvc5", p
+classes = {(p["region"]["ma"], p["region"]["mb"]) for p in c["proofs"]}
+# 8 odd parts, the zero and the NaN scale on each side: 100 classes, less the 17 with a zero
+# scale and no NaN one, which witnesses refute whole.
+assert len(classes) == 83, len(classes)
+'
+# The checker regenerates every query (the re-proofs with z3 of the same table: ctest
+# cert_check_nvfp4 on certs/nvfp4/); here without re-proving, and against the committed table.
+run check "$TMP/k16.json" --solver none
+expect_rc 3 "check k=16 --solver none"
+if grep -q "^holds  proof coverage: [0-9]* proof region(s) cover exactly the agree set" "$OUT" &&
+   grep -q "query matches the configuration" "$OUT" && ! grep -q "^FALSE" "$OUT"; then ok
+else fail "check k=16: $(grep -v '^holds' "$OUT" | head -3)"; fi
+same_agree "k=16 = the committed table" "$TMP/k16.json" \
+  "$(dirname "$0")/../../certs/nvfp4/e2m1xe2m1-e4m3_f32_rne_keep_k16_seq_pre-post_bitwise.json"
+
+# A proof moved to another class: its query no longer matches, and the class it covered has
+# no proof left (false, exit 1). A proof region with an even odd part is malformed (exit 2).
+python3 - "$TMP/k16.json" "$TMP/moved.json" "$TMP/even.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+r = c["proofs"][0]["region"]
+r["ma"] = 3 if r["ma"] != 3 else 5
+json.dump(c, open(sys.argv[2], "w"))
+c = json.load(open(sys.argv[1]))
+c["proofs"][0]["region"]["mb"] = 4
+json.dump(c, open(sys.argv[3], "w"))
+PY
+run check "$TMP/moved.json" --solver none
+expect_rc 1 "moved proof"
+if grep -q "^FALSE  proofs\[0\]: region ma:.*query does not match the configuration" "$OUT" &&
+   grep -q "^FALSE  proof coverage" "$OUT"; then ok; else fail "moved proof: $(grep -v '^holds' "$OUT" | head -5)"; fi
+run check "$TMP/even.json"
+expect_rc 2 "even odd part"
+if [ "$(wc -l <"$ERR")" -eq 1 ] && grep -q "proofs\[0\]\|region.mb" "$ERR"; then ok; else fail "even odd part: $(cat "$ERR")"; fi
+
+finish
