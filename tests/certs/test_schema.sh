@@ -16,7 +16,7 @@ CHECK="python3 $(dirname "$0")/schema_check.py $SCHEMA"
 "$MX" export "$TMP/dp2.json" --as json -o "$TMP/compact.json" || fail "export"
 
 shopt -s nullglob
-valid=("$ROOT"/certs/tables/*.json "$ROOT"/gpu_replay/tests/data/*.json "$TMP"/pp2.json "$TMP"/dp2.json "$TMP"/exh.json "$TMP"/compact.json)
+valid=("$ROOT"/certs/tables/*.json "$ROOT"/certs/nvfp4/e*.json "$ROOT"/gpu_replay/tests/data/*.json "$TMP"/pp2.json "$TMP"/dp2.json "$TMP"/exh.json "$TMP"/compact.json)
 if $CHECK "${valid[@]}" >"$TMP/valid.log"; then ok; else fail "schema rejects valid files: $(grep -v '^ok' "$TMP/valid.log" | head -5)"; fi
 echo "schema: ${#valid[@]} valid files accepted"
 
