@@ -445,7 +445,7 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
                    std::map<std::string, std::unique_ptr<smt::Backend>> &backends) {
   const auto t0 = Clock::now();
   const bool obligations = stored && stored->obligations.has_value();
-  smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}, x.opt.budget, obligations, {}, {}, {}};
+  smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}, x.opt.budget, obligations, {}, {}, {}, {}};
   if (stored && stored->nv) q.nv = stored->nv;
   const std::string regionText = stored ? proofRegionText(*stored) : region.str();
   if (stored && stored->step) {

@@ -492,7 +492,7 @@ int cmdEmitSmt2(int argc, char **argv) {
   }
   const std::string enc = args.get("encoding", "lia");
   const smt::Budget budget = parseBudget(args, 0);  // construction only (no solver runs)
-  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, r, {}, &budget, q.obligations, {}, {}, {}};
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, r, {}, &budget, q.obligations, {}, {}, {}, {}};
   if (q.cfg.anyOrder) {
     // One step of the induction (models/induction.h) with one of the candidate invariants.
     const std::string st = args.require("step");

@@ -39,7 +39,7 @@ std::string encoderIdentity() {
           Region r;
           r.xa = {120, 130};
           r.xb = {125, 127};
-          smt::Query q{cfg, lhs, rhs, rel, r, {}, nullptr, false, {}, {}, {}};
+          smt::Query q{cfg, lhs, rhs, rel, r, {}, nullptr, false, {}, {}, {}, {}};
           all += smt::LiaEncoding(q).smtlib2();
         }
   return certs::sha256Hex(all).substr(0, 16);

@@ -417,13 +417,13 @@ RegionCheck checkQuery(const PairQuery &q, const smt::Query &sq, const Region &r
 
 RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &backend,
                         double timeoutSec, const LeafFix &fixed, bool keepText) {
-  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, fixed, q.budget, q.obligations, q.fault, {}, {}};
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, fixed, q.budget, q.obligations, q.fault, {}, {}, {}};
   return checkQuery(q, sq, region, backend, timeoutSec, keepText);
 }
 
 RegionCheck checkInductionStep(const PairQuery &q, const Region &region, InductionStep step, const Invariant &inv,
                                smt::Backend &backend, double timeoutSec, bool keepText) {
-  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, {}, q.budget, q.obligations, q.fault, step, inv};
+  smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, {}, q.budget, q.obligations, q.fault, step, inv, {}};
   return checkQuery(q, sq, region, backend, timeoutSec, keepText);
 }
 

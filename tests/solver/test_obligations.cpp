@@ -112,7 +112,7 @@ TEST_CASE("obligations: faults in the analysis never become a certified proof", 
         PairQuery q = c.q;
         q.fault = smt::FaultInjection{kind, site};
         INFO(name(q) << " region " << c.region.str() << " fault '" << smt::toString(kind) << "' at site " << site);
-        smt::Query clean{q.cfg, q.lhs, q.rhs, q.rel, c.region, {}, nullptr, true, {}, {}, {}};
+        smt::Query clean{q.cfg, q.lhs, q.rhs, q.rel, c.region, {}, nullptr, true, {}, {}, {}, {}};
         const std::string cleanSha = certs::sha256Hex(smt::LiaEncoding(clean).smtlib2());
         std::unique_ptr<smt::Backend> be = smt::makeBackend("cvc5");
         // A short limit: unknown is an accepted outcome (a fault can make a query hard). Every

@@ -297,7 +297,7 @@ TEST_CASE("QF_LIA and QF_FP agree on every query QF_FP finishes", "[solver][fp]"
   for (auto [xa, xb] : {std::pair{0, 107}, {127, 127}, {253, 100}}) cases.push_back({d1, pair(xa, xb)});
   auto cvc5 = smt::makeBackend("cvc5");
   for (const Case &c : cases) {
-    smt::Query sq{c.q.cfg, c.q.lhs, c.q.rhs, c.q.rel, c.r, {}, nullptr, false, {}, {}, {}};
+    smt::Query sq{c.q.cfg, c.q.lhs, c.q.rhs, c.q.rel, c.r, {}, nullptr, false, {}, {}, {}, {}};
     smt::CheckResult lia = cvc5->check(smt::LiaEncoding(sq).store(), 300);
     REQUIRE(lia.verdict != smt::Verdict::Unknown);
     for (const char *solver : {"z3", "cvc5"}) {
@@ -403,7 +403,7 @@ TEST_CASE("proof records regenerate to the same query text", "[solver]") {
     for (const auto &p : r.proofs) {
       REQUIRE(p.step.has_value() == inductionFirst);
       smt::Query sq{p.step ? everyTreeConfig(q.cfg) : q.cfg, q.lhs, q.rhs, q.rel, p.region, {}, nullptr, false, {},
-                    p.step, p.inv};
+                    p.step, p.inv, {}};
       std::string text = smt::LiaEncoding(sq).smtlib2();
       REQUIRE(text == p.smt2);
       REQUIRE(certs::sha256Hex(text) == p.sha256);
