@@ -415,7 +415,7 @@ json toCompactJson(const GuardTable &t) {
 
 GuardTable readGuardTable(const std::string &path) { return guardTableFromJson(parseFile(path)); }
 
-GuardTable guardTableFromJson(const json &j) {
+GuardTable guardTableFromJson(const json &j, bool allowNvfp4) {
   try {
     if (j.is_object() && j.contains("format") && j.at("format") == "mxcert-guard-table") {
       onlyKeys(j, {"format", "format_version", "config", "lhs", "rhs", "relation", "agree"}, "guard table");
@@ -424,11 +424,11 @@ GuardTable guardTableFromJson(const json &j) {
       GuardTable t{configFromJson(field(j, "config", "guard table")), placementField(j, "lhs"),
                    placementField(j, "rhs"), relationField(j), guardFromJson(field(j, "agree", "guard table")),
                    false};
-      rejectNvfp4Table(t.config);
+      if (!allowNvfp4) rejectNvfp4Table(t.config);
       return t;
     }
     Certificate c = certificateFromJson(j);
-    rejectNvfp4Table(c.config);
+    if (!allowNvfp4) rejectNvfp4Table(c.config);
     return GuardTable{c.config, c.lhs, c.rhs, c.relation, c.agree, c.engine == "solver"};
   } catch (const json::exception &e) {
     throw SchemaError(std::string("malformed guard table: ") + e.what());

@@ -138,7 +138,9 @@ struct GuardTable {
 GuardTable readGuardTable(const std::string &path);
 /// The compact guard table (mxcert export --as json) of `t`: its claims without evidence.
 nlohmann::json toCompactJson(const GuardTable &t);
-/// The same from parsed JSON (a certificate or a compact table). Throws SchemaError.
-GuardTable guardTableFromJson(const nlohmann::json &j);
+/// The same from parsed JSON (a certificate or a compact table). Throws SchemaError. NVFP4
+/// tables (e4m3 scales, codes 0..127) are refused unless `allowNvfp4`: the MLIR pass, GPU
+/// replay and plot index e8m0 codes; `mxcert export` reads both.
+GuardTable guardTableFromJson(const nlohmann::json &j, bool allowNvfp4 = false);
 
 }  // namespace mxcert::certs

@@ -133,7 +133,7 @@ SweepIndex readSweepIndex(const std::string &path) {
   }
 }
 
-GuardTable indexedTableFromJson(const IndexEntry &e, const json &j) {
+GuardTable indexedTableFromJson(const IndexEntry &e, const json &j, bool allowNvfp4) {
   const std::string what = "index " + e.label() + ": '" + e.path + "'";
   if (!e.certified()) throw SchemaError(what + ": the entry's status is " + e.status + ", not certified");
   if (!j.is_object() || !j.contains("format") || j.at("format") != kFormatName)
@@ -155,11 +155,11 @@ GuardTable indexedTableFromJson(const IndexEntry &e, const json &j) {
                                                                          : nullptr;
   if (differs)
     throw SchemaError(what + ": not the entry's table (its '" + differs + "' differs from the index's)");
-  rejectNvfp4Table(c.config);
+  if (!allowNvfp4) rejectNvfp4Table(c.config);
   return GuardTable{c.config, c.lhs, c.rhs, c.relation, c.agree, c.engine == "solver"};
 }
 
-GuardTable readIndexedTable(const IndexEntry &e, std::string *bytes) {
+GuardTable readIndexedTable(const IndexEntry &e, std::string *bytes, bool allowNvfp4) {
   json j;
   try {
     std::string text = readRegularFile(e.path, kMaxFileBytes);
@@ -168,7 +168,7 @@ GuardTable readIndexedTable(const IndexEntry &e, std::string *bytes) {
   } catch (const SchemaError &x) {
     throw SchemaError("index " + e.label() + ": " + x.what());
   }
-  return indexedTableFromJson(e, j);
+  return indexedTableFromJson(e, j, allowNvfp4);
 }
 
 }  // namespace mxcert::certs

@@ -70,12 +70,13 @@ SweepIndex readSweepIndex(const std::string &path);
 /// configuration, placements, relation, engine and agree set. Throws SchemaError
 /// "index entry N (NAME): 'PATH': REASON". Whether its claims are true is the checker's
 /// business, as for any certificate.
-GuardTable indexedTableFromJson(const IndexEntry &e, const nlohmann::json &j);
+/// NVFP4 tables are refused unless `allowNvfp4` (as guardTableFromJson).
+GuardTable indexedTableFromJson(const IndexEntry &e, const nlohmann::json &j, bool allowNvfp4 = false);
 
 /// Reads the certificate of the certified entry `e` from `e.path` (as readGuardTable reads a
 /// file) and checks it with indexedTableFromJson; `bytes`, when given, receives the file's
 /// contents the table was parsed from (what a content hash must cover). Throws SchemaError
 /// naming the entry.
-GuardTable readIndexedTable(const IndexEntry &e, std::string *bytes = nullptr);
+GuardTable readIndexedTable(const IndexEntry &e, std::string *bytes = nullptr, bool allowNvfp4 = false);
 
 }  // namespace mxcert::certs

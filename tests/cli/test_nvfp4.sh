@@ -3,7 +3,8 @@
 # bits (a non-power-of-two scale, bf16 rounding that separates post from pre, the zero and NaN
 # scale codes), the option checks (exit 2, one line), the exhaustive table at k = 1 and 2 with
 # exactly derived agree sets, `check` of those certificates (witness replay, the agree set by
-# enumeration), a certificate claiming pairs outside 0..127, and prove/emit-smt2 refused (the
+# enumeration), `export` (a compiled C++ header against the set, JSON, MLIR), a certificate
+# claiming pairs outside 0..127, and prove/emit-smt2 refused (the
 # solver table: test_nvfp4_solver.sh).
 # Usage: test_nvfp4.sh path/to/mxcert
 . "$(dirname "$0")/lib.sh"
@@ -140,7 +141,38 @@ expect_rc 1 "nvfp4 check: pair outside 0..127"
 if grep -q "FALSE  coverage: outside: 1 claimed code pair(s) lie outside the e4m3 codes 0..127" "$OUT"; then ok
 else fail "outside pair: $(cat "$OUT")"; fi
 bad "nvfp4 bad scale field" "config.scale" check "$TMP/bad_scale.json"
-bad "nvfp4 export" "e4m3 (nvfp4) tables are not supported by this reader yet" export "$TMP/k1.json" --as json
+
+# export: a C++ header whose _safe() is true exactly on the agree set (codes 0..127; false
+# above), the compact JSON (with config.scale) and the MLIR attribute (mxcert.scale).
+run export "$TMP/k2.json" --as cpp --name nv2 -o "$TMP/nv2.h"
+expect_rc 0 "nvfp4 export cpp"
+cat >"$TMP/nv2.cpp" <<'CPP'
+#include "nv2.h"
+#include <cstdio>
+int main() {
+  long n = 0;
+  for (int a = 0; a < 256; ++a)
+    for (int b = 0; b < 256; ++b)
+      if (nv2_safe(std::uint8_t(a), std::uint8_t(b))) {
+        if (a > 127 || b > 127 || ((a == 0 || b == 0) && a != 127 && b != 127)) return 1;
+        ++n;
+      }
+  std::printf("%ld\n", n);
+  return n == nv2_agree_pairs ? 0 : 1;
+}
+CPP
+if g++ -std=c++17 -I"$TMP" "$TMP/nv2.cpp" -o "$TMP/nv2" && [ "$("$TMP/nv2")" = 16131 ]; then ok; else fail "nvfp4 export cpp: safe() is not the agree set"; fi
+run export "$TMP/k2.json" --as json
+expect_rc 0 "nvfp4 export json"
+OUT="$OUT" py "nvfp4 compact table" '
+import sys, json
+t = json.load(open(sys.argv[1]))
+assert t["format"] == "mxcert-guard-table" and t["config"]["scale"] == "e4m3", t["config"]
+'
+run export "$TMP/k2.json" --as mlir
+expect_rc 0 "nvfp4 export mlir"
+if grep -q 'mxcert.scale = "e4m3"' "$OUT" && grep -q "mxcert.agree_pairs = 16131 : i64" "$OUT"; then ok
+else fail "nvfp4 export mlir: $(head -c 300 "$OUT")"; fi
 bad "nvfp4 plot" "e4m3 (nvfp4) tables are not supported by this reader yet" plot "$TMP/k1.json" -o "$TMP/k1.svg"
 
 finish
