@@ -68,6 +68,14 @@ long Nvfp4Region::count() const {
   return n;
 }
 
+CodeSet Nvfp4Region::codes() const {
+  CodeSet s;
+  for (int xa = 0; xa <= E4m3ScaleCode::kMaxCode; ++xa)
+    for (int xb = 0; xb <= E4m3ScaleCode::kMaxCode; ++xb)
+      if (contains(xa, xb)) s.set(xa, xb);
+  return s;
+}
+
 Nvfp4Region Nvfp4Region::tightened() const {
   Nvfp4Region r{ma, mb, {1, 0}, {1, 0}, {1, 0}};
   if (!isClass(ma) || !isClass(mb)) return r;

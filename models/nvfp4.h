@@ -63,6 +63,8 @@ struct Nvfp4Region {
   bool contains(int xa, int xb) const;
   /// Number of code pairs in the region.
   long count() const;
+  /// The region's code pairs (within 0..127 x 0..127).
+  CodeSet codes() const;
   /// The region with its ranges intersected with the classes' binades and tightened to the
   /// pairs covered.
   Nvfp4Region tightened() const;

@@ -78,14 +78,6 @@ std::pair<Nvfp4Region, Nvfp4Region> split(const Nvfp4Region &r) {
 }
 }  // namespace
 
-CodeSet nvfp4RegionSet(const Nvfp4Region &r) {
-  CodeSet s;
-  for (int xa = 0; xa < kSide; ++xa)
-    for (int xb = 0; xb < kSide; ++xb)
-      if (r.contains(xa, xb)) s.set(xa, xb);
-  return s;
-}
-
 SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptions &opt) {
   if (!q.cfg.nvfp4() || q.cfg.anyOrder) throw std::logic_error("runNvfp4SolverTable: an nvfp4 question of one tree");
   const auto t0 = std::chrono::steady_clock::now();
@@ -122,6 +114,8 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
         }
     res.proofs.push_back(p);
   };
+  // The pairs of s that are not decided yet.
+  auto undecided = [&](const CodeSet &s) { return s.intersect(decided.complement()); };
   // Tries witness w (confirmed by the reference evaluator at its own pair) on the undecided
   // pairs of `cells`.
   auto spread = [&](int w, const CodeSet &cells) {
@@ -176,31 +170,21 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
   for (int ma : e4m3Classes())
     for (int mb : e4m3Classes()) {
       const Nvfp4Region whole = Nvfp4Region{ma, mb, {-64, 64}, {-64, 64}, {-64, 64}}.tightened();
-      const CodeSet classCells = nvfp4RegionSet(whole);
+      const CodeSet classCells = whole.codes();
       // The last few witnesses, tried on this class first.
       for (size_t w = res.witnesses.size() > 8 ? res.witnesses.size() - 8 : 0; w < res.witnesses.size(); ++w)
         spread(int(w), classCells);
-      auto candidates = [&]() {
-        CodeSet c;
-        for (int xa = 0; xa < kSide; ++xa)
-          for (int xb = 0; xb < kSide; ++xb)
-            if (classCells.get(xa, xb) && !decided.get(xa, xb)) c.set(xa, xb);
-        return c;
-      };
       std::deque<Nvfp4Region> work;
-      for (const Nvfp4Region &b : boxesOf(ma, mb, candidates())) work.push_back(b);
+      for (const Nvfp4Region &b : boxesOf(ma, mb, undecided(classCells))) work.push_back(b);
       while (!work.empty()) {
         Nvfp4Region box = work.front();
         work.pop_front();
         // Drop the pairs decided meanwhile (a witness found in another box).
         {
-          CodeSet left = nvfp4RegionSet(box);
-          bool changed = false;
-          for (int xa = 0; xa < kSide; ++xa)
-            for (int xb = 0; xb < kSide; ++xb)
-              if (left.get(xa, xb) && decided.get(xa, xb)) left.set(xa, xb, false), changed = true;
-          if (left.count() == 0) continue;
-          if (changed) {
+          const CodeSet left = undecided(box.codes());
+          const long n = left.count();
+          if (n == 0) continue;
+          if (n != box.count()) {
             for (const Nvfp4Region &b : boxesOf(ma, mb, left)) work.push_front(b);
             continue;
           }
@@ -238,11 +222,7 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
           const int wi = addWitness(w);
           refute(w.xa, w.xb, wi);
           spread(wi, classCells);
-          CodeSet left = nvfp4RegionSet(box);
-          for (int xa = 0; xa < kSide; ++xa)
-            for (int xb = 0; xb < kSide; ++xb)
-              if (decided.get(xa, xb)) left.set(xa, xb, false);
-          for (const Nvfp4Region &b : boxesOf(ma, mb, left)) work.push_front(b);
+          for (const Nvfp4Region &b : boxesOf(ma, mb, undecided(box.codes()))) work.push_front(b);
           progress();
           continue;
         }
@@ -267,7 +247,7 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
   res.unknown = Guard::fromSet(unknownSet).regions;
   // Per agree region, the proofs that meet it.
   std::vector<CodeSet> proofSets;
-  for (const ProofRecord &p : res.proofs) proofSets.push_back(nvfp4RegionSet(*p.nv));
+  for (const ProofRecord &p : res.proofs) proofSets.push_back(p.nv->codes());
   for (const Region &r : res.guard.regions) {
     std::vector<int> ps;
     for (size_t i = 0; i < proofSets.size(); ++i) {

@@ -21,9 +21,6 @@
 
 namespace mxcert::engine {
 
-/// The code pairs of an NVFP4 region (within 0..127 x 0..127).
-CodeSet nvfp4RegionSet(const Nvfp4Region &r);
-
 /// Computes the certified agree set of an NVFP4 question (q.cfg.nvfp4(), one tree). The
 /// result's proofs carry their regions in `ProofRecord::nv`; `unknown` lists the undecided
 /// pairs as code regions (Guard::fromSet).
