@@ -57,7 +57,7 @@ __global__ void exhaustiveKernel(Problem P, const float *av, const float *bv, in
                                  unsigned long long *first) {
   extern __shared__ float leaves[];  // 2 n: lhs table, rhs table
   const uint64_t j = pointBase + blockIdx.y;
-  const Scales s = makeScales(points[2 * j], points[2 * j + 1]);
+  const Scales s = makeScales(P, points[2 * j], points[2 * j + 1]);
   const ClassTable C{n, av, bv};
   for (int c = threadIdx.x; c < n; c += blockDim.x) {
     leaves[c] = placementLeaf(P.p1, C.av[c], C.bv[c], s, P.ftz);
@@ -459,7 +459,7 @@ int cudaRunTensorCores(int kind, int typeA, int typeB, const TcJob *jobs, uint64
   return kStatusOk;
 }
 
-const PluginV1 kCudaPlugin = {1,
+const PluginV1 kCudaPlugin = {kPluginAbi,
                               cudaName,
                               cudaInit,
                               cudaDeviceName,

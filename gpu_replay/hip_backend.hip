@@ -34,7 +34,7 @@ __global__ void exhaustiveKernel(Problem P, const float *av, const float *bv, in
                                  const uint8_t *points, uint64_t pointBase, unsigned long long *first) {
   extern __shared__ float leaves[];
   const uint64_t j = pointBase + blockIdx.y;
-  const Scales s = makeScales(points[2 * j], points[2 * j + 1]);
+  const Scales s = makeScales(P, points[2 * j], points[2 * j + 1]);
   for (int c = threadIdx.x; c < n; c += blockDim.x) {
     leaves[c] = placementLeaf(P.p1, av[c], bv[c], s, P.ftz);
     leaves[n + c] = placementLeaf(P.p2, av[c], bv[c], s, P.ftz);
@@ -152,7 +152,7 @@ int hipRunExhaustive(const Problem *P, const float *av, const float *bv, int n, 
   return kStatusOk;
 }
 
-const PluginV1 kHipPlugin = {1, hipName, hipInit, hipDeviceName, hipRunPoints, hipRunExhaustive, nullptr, nullptr};
+const PluginV1 kHipPlugin = {kPluginAbi, hipName, hipInit, hipDeviceName, hipRunPoints, hipRunExhaustive, nullptr, nullptr};
 
 }  // namespace
 }  // namespace mxreplay

@@ -94,7 +94,7 @@ int hostRunExhaustive(const Problem *P0, const float *av, const float *bv, int n
   const Problem *P = &Q;
   const ClassTable C{n, av, bv};
   parallelFor(numPoints, 1, [&](uint64_t j) {
-    const Scales s = makeScales(points[2 * j], points[2 * j + 1]);
+    const Scales s = makeScales(*P, points[2 * j], points[2 * j + 1]);
     std::vector<float> L1(static_cast<size_t>(n)), L2(static_cast<size_t>(n));
     classLeaves(P->p1, C, s, P->ftz, L1.data());
     classLeaves(P->p2, C, s, P->ftz, L2.data());
@@ -130,7 +130,7 @@ int hostRunExhaustive(const Problem *P0, const float *av, const float *bv, int n
 }
 
 const PluginV1 kHostPlugin = {
-    1,       hostName, hostInit, hostDeviceName, hostRunPoints, hostRunExhaustive,
+    kPluginAbi, hostName, hostInit, hostDeviceName, hostRunPoints, hostRunExhaustive,
     nullptr, nullptr,
 };
 

@@ -44,9 +44,13 @@ struct TcJob {
   uint8_t pad;
 };
 
-/// The function table of a backend (version 1).
+/// The interface version: 2 since Problem carries the scale format (NVFP4); a plugin of
+/// another version is refused, as its Problem layout differs.
+constexpr int kPluginAbi = 2;
+
+/// The function table of a backend (interface version kPluginAbi; the struct keeps its name).
 struct PluginV1 {
-  int abi;  ///< 1
+  int abi;  ///< kPluginAbi
   /// "host", "cuda", "hip"
   const char *(*name)();
   /// Opens the device; kStatusNoDevice when there is none. Must be called first.

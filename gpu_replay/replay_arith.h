@@ -25,6 +25,12 @@
 //    multiplication by a zero.
 //  * scale code 255 on either side gives NaN; NaN payloads are not modelled (bits are
 //    canonicalized to 0x7FC00000 before any comparison).
+//  * NVFP4 (Problem::scale == kScaleE4M3; docs/semantics.md, "NVFP4"): the scale codes 0..127
+//    are e4m3 values (decodeElement: 0 is +0, 127 NaN), no powers of two. Each decoded scale
+//    and their product S = sa sb are exact f32 values (S has at most 8 significant bits and
+//    lies in [2^-18, 200704]), so every multiplication by a scale the placement names is ONE
+//    f32 multiplication (mulRN), rounded where the placement rounds; a zero or NaN scale
+//    propagates through it as the model's exact multiplication does.
 // Only the f32 accumulator with RNE exists here; other accumulators and RTZ are refused by the
 // callers (HIP 5.2's __double2float_rz is an RNE conversion, so RTZ could not be trusted there).
 #pragma once
@@ -54,6 +60,8 @@ enum : int { kPre = 0, kPost = 1, kDequant = 2, kPost2 = 3 };
 enum : int { kBitwise = 0, kValue = 1 };
 /// How an element format encodes specials (as models::SpecialKind).
 enum : int { kSpecialsNone = 0, kSpecialsNanOnlyMax = 1, kSpecialsIeee = 2 };
+/// The scale format of a block (as models::ScaleFormat): MX's e8m0 or NVFP4's e4m3.
+enum : int { kScaleE8M0 = 0, kScaleE4M3 = 1 };
 
 constexpr int kMaxK = 64;
 constexpr int kMaxInner = kMaxK - 1;
@@ -83,6 +91,7 @@ struct Problem {
                  ///< scale factor below 2^-126 reads as +0)
   int p1, p2;    ///< the certificate's lhs and rhs placements
   int relation;  ///< kBitwise or kValue
+  int scale;     ///< kScaleE8M0 (MX) or kScaleE4M3 (NVFP4: codes 0..127, e4m3 values)
 };
 
 // ---- bit casts --------------------------------------------------------------------------
@@ -198,25 +207,49 @@ MXR_HD inline float decodeElement(const ElemFmt &f, unsigned code) {
 
 // ---- placements -------------------------------------------------------------------------
 
+/// The e4m3 format of NVFP4 scale codes (the element decoder reads them).
+MXR_HD inline ElemFmt e4m3ScaleFmt() { return ElemFmt{4, 3, 7, kSpecialsNanOnlyMax}; }
+
 /// The scales of one code pair.
 struct Scales {
-  int sa, sb, e;
-  bool nan;  ///< either code is 255
+  int sa, sb, e;  ///< MX: sa = xa - 127, sb = xb - 127, e = sa + sb
+  bool nan;       ///< MX: either code is 255
+  bool nv;        ///< NVFP4: the scales are the values va, vb (and vS = va vb), not powers of two
+  float va, vb, vS;
 };
 
-MXR_HD inline Scales makeScales(int xa, int xb) {
+/// The scales of codes (xa, xb) in scale format `scale` (kScaleE8M0 or kScaleE4M3).
+MXR_HD inline Scales makeScales(int scale, int xa, int xb) {
   Scales s;
   s.sa = xa - 127;
   s.sb = xb - 127;
   s.e = s.sa + s.sb;
-  s.nan = xa == 255 || xb == 255;
+  s.nv = scale == kScaleE4M3;
+  s.nan = !s.nv && (xa == 255 || xb == 255);  // NVFP4: code 127 is a NaN value, propagated
+  s.va = s.vb = s.vS = 0.0f;
+  if (s.nv) {
+    s.va = decodeElement(e4m3ScaleFmt(), unsigned(xa));
+    s.vb = decodeElement(e4m3ScaleFmt(), unsigned(xb));
+    s.vS = s.va * s.vb;  // exact (see the file comment); +0 and NaN as their exact product
+  }
   return s;
 }
+
+/// The scales of codes (xa, xb) for problem P.
+MXR_HD inline Scales makeScales(const Problem &P, int xa, int xb) { return makeScales(P.scale, xa, xb); }
 
 /// The leaf placement p feeds into its tree for element values (a, b):
 ///   pre rnd(2^e rnd(a b)) (= rnd(2^e a b): the product is exact); post, post2 rnd(a b);
 ///   dequant rnd(rnd(2^sa a) rnd(2^sb b)).
+///   NVFP4: pre rnd(S rnd(a b)) (= rnd(S a b)); dequant rnd(rnd(sa a) rnd(sb b)).
 MXR_HD inline float placementLeaf(int p, float a, float b, const Scales &s, int ftz) {
+  if (s.nv) {
+    switch (p) {
+    case kPre: return mulRN(s.vS, mulRN(a, b, ftz), ftz);
+    case kDequant: return mulRN(mulRN(s.va, a, ftz), mulRN(s.vb, b, ftz), ftz);
+    default: return mulRN(a, b, ftz);
+    }
+  }
   switch (p) {
   case kPre: return scaleRN(mulRN(a, b, ftz), s.e, ftz);
   case kDequant: return mulRN(dequantRN(a, s.sa, ftz), dequantRN(b, s.sb, ftz), ftz);
@@ -225,8 +258,14 @@ MXR_HD inline float placementLeaf(int p, float a, float b, const Scales &s, int 
 }
 
 /// The step placement p applies to its tree's result T (pre, dequant: none; post:
-/// rnd(2^e T); post2: rnd(rnd(T rnd(2^sa)) rnd(2^sb))); code 255 gives NaN.
+/// rnd(2^e T); post2: rnd(rnd(T rnd(2^sa)) rnd(2^sb))); code 255 gives NaN. NVFP4: post
+/// rnd(T S), post2 rnd(rnd(T sa) sb).
 MXR_HD inline float placementRoot(int p, float T, const Scales &s, int ftz) {
+  if (s.nv) {
+    if (p == kPost) return mulRN(T, s.vS, ftz);
+    if (p == kPost2) return mulRN(mulRN(T, s.va, ftz), s.vb, ftz);
+    return T;
+  }
   if (s.nan) return nanf_();
   if (p == kPost) return scaleRN(T, s.e, ftz);
   if (p == kPost2) {
@@ -259,7 +298,7 @@ MXR_HD inline float evalTree(const FlatTree &t, const float *leaves, int ftz) {
 /// Placement p on one block of decoded element values.
 MXR_HD inline float evalPlacementValues(const Problem &P, int p, const float *av, const float *bv,
                                         int xa, int xb) {
-  const Scales s = makeScales(xa, xb);
+  const Scales s = makeScales(P, xa, xb);
   float leaves[kMaxK];
   for (int i = 0; i < P.tree.k; ++i) leaves[i] = placementLeaf(p, av[i], bv[i], s, P.ftz);
   return placementRoot(p, evalTree(P.tree, leaves, P.ftz), s, P.ftz);

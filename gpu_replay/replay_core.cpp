@@ -72,11 +72,11 @@ int placementCode(Placement p) {
   return kPre;
 }
 
-/// The pairs of a code set, in (xa, xb) order.
-std::vector<std::pair<int, int>> pairsOf(const CodeSet &s) {
+/// The pairs of a code set with both codes at most maxCode, in (xa, xb) order.
+std::vector<std::pair<int, int>> pairsOf(const CodeSet &s, int maxCode = mxcert::kMaxCode) {
   std::vector<std::pair<int, int>> out;
-  for (int xa = 0; xa <= mxcert::kMaxCode; ++xa)
-    for (int xb = 0; xb <= mxcert::kMaxCode; ++xb)
+  for (int xa = 0; xa <= maxCode; ++xa)
+    for (int xb = 0; xb <= maxCode; ++xb)
       if (s.get(xa, xb)) out.emplace_back(xa, xb);
   return out;
 }
@@ -110,7 +110,7 @@ const PluginV1 *loadPlugin(const std::string &kind, void **handle, std::string *
   auto entry = reinterpret_cast<PluginEntry>(dlsym(h, MXREPLAY_PLUGIN_SYMBOL));
   if (!entry) throw UsageError("no " + U + " device: " + file + " is not an mxcert-replay backend");
   const PluginV1 *api = entry();
-  if (!api || api->abi != 1)
+  if (!api || api->abi != kPluginAbi)
     throw UsageError("no " + U + " device: " + file + " has an incompatible interface version");
   return api;
 }
@@ -185,7 +185,6 @@ ElemFmt elemFmtOf(const mxcert::ElementFormat &f) {
 
 Problem makeProblem(const ModelConfig &cfg, Placement lhs, Placement rhs, Relation rel) {
   const std::string pre = "config not supported by the device build: ";
-  if (cfg.nvfp4()) throw UsageError(pre + "nvfp4 (e4m3 scales): replay is not supported yet");
   if (cfg.anyOrder)
     throw UsageError(pre + "tree " + treeText(cfg) +
                      ": an any-order certificate's witnesses name their own trees; replay one tree at a time (not supported yet)");
@@ -204,6 +203,7 @@ Problem makeProblem(const ModelConfig &cfg, Placement lhs, Placement rhs, Relati
   P.p1 = placementCode(lhs);
   P.p2 = placementCode(rhs);
   P.relation = rel == Relation::Value ? kValue : kBitwise;
+  P.scale = cfg.nvfp4() ? kScaleE4M3 : kScaleE8M0;
   P.tree.k = cfg.k();
   const auto &nodes = cfg.tree.nodes();
   std::vector<int> ref(nodes.size());
@@ -275,8 +275,9 @@ WitnessReport replayWitnesses(const Certificate &c, Backend &be, long maxPairs) 
     for (size_t i : pick)
       jobs.push_back(PointJob{uint32_t(w), uint8_t(pairs[i].first), uint8_t(pairs[i].second), 0});
   }
-  for (int xa = 0; xa <= mxcert::kMaxCode; ++xa)
-    for (int xb = 0; xb <= mxcert::kMaxCode; ++xb)
+  const int maxCode = c.config.maxTableCode();  // the table's code space
+  for (int xa = 0; xa <= maxCode; ++xa)
+    for (int xb = 0; xb <= maxCode; ++xb)
       if (!agree.get(xa, xb)) {
         ++r.excludedPairs;
         if (!covered.get(xa, xb) && ++r.uncovered == 1) r.firstUncovered = std::make_pair(xa, xb);
@@ -362,9 +363,10 @@ std::vector<std::pair<int, int>> linePairs(int e) {
   return out;
 }
 
-std::string pairText(int xa, int xb) {
-  return "xa = " + std::to_string(xa) + ", xb = " + std::to_string(xb) + " (e = " +
-         std::to_string(xa + xb - mxcert::kMaxCode) + ")";
+/// "xa = 1, xb = 2 (e = -251)"; NVFP4 pairs have no e (their scale is the product of two values).
+std::string pairText(int xa, int xb, bool nvfp4) {
+  const std::string t = "xa = " + std::to_string(xa) + ", xb = " + std::to_string(xb);
+  return nvfp4 ? t : t + " (e = " + std::to_string(xa + xb - mxcert::kMaxCode) + ")";
 }
 
 }  // namespace
@@ -373,7 +375,8 @@ ExhaustiveReport replayExhaustive(const Certificate &c, Backend &be, const Exhau
   const auto t0 = std::chrono::steady_clock::now();
   const Problem P = makeProblem(c.config, c.lhs, c.rhs, c.relation);
   ExhaustiveReport r;
-  r.eOnly = mxcert::dependsOnEOnly(c.lhs) && mxcert::dependsOnEOnly(c.rhs);
+  // NVFP4 placements depend on both scale values, never on e alone.
+  r.eOnly = !c.config.nvfp4() && mxcert::dependsOnEOnly(c.lhs) && mxcert::dependsOnEOnly(c.rhs);
   r.products = c.lhs != Placement::Dequant && c.rhs != Placement::Dequant;
   r.fullRun = !opt.only.has_value();
   const Classes C = buildClasses(c.config, r.products);
@@ -400,7 +403,7 @@ ExhaustiveReport replayExhaustive(const Certificate &c, Backend &be, const Exhau
       pointE.push_back(e);
     }
   } else {
-    for (const auto &[xa, xb] : pairsOf(onlySet)) {
+    for (const auto &[xa, xb] : pairsOf(onlySet, c.config.maxTableCode())) {
       points.push_back(uint8_t(xa));
       points.push_back(uint8_t(xb));
     }
@@ -492,7 +495,7 @@ ExhaustiveReport replayExhaustive(const Certificate &c, Backend &be, const Exhau
     } else {
       if (!differs) devAgree.set(xa, xb);
       const bool in = agree.get(xa, xb);
-      const std::string where = pairText(xa, xb);
+      const std::string where = pairText(xa, xb, c.config.nvfp4());
       std::optional<PointDetail> input;
       if (differs) input = describeTuple(xa, xb, first[j], where + ", " + tupleText);
       if (in && differs) {
@@ -533,7 +536,7 @@ ExhaustiveReport replayExhaustive(const Certificate &c, Backend &be, const Exhau
       std::tie(xa, xb) = line[size_t(rng() % line.size())];
     }
     const uint64_t t = rng() % r.tuples;
-    checks.push_back(describeTuple(xa, xb, t, "sample: " + pairText(xa, xb) + ", tuple " + std::to_string(t)));
+    checks.push_back(describeTuple(xa, xb, t, "sample: " + pairText(xa, xb, c.config.nvfp4()) + ", tuple " + std::to_string(t)));
   }
   std::vector<uint8_t> wa, wb;
   std::vector<PointJob> jobs;
@@ -577,7 +580,7 @@ std::string f32Decimal(uint32_t bits) {
 std::string describeConfig(const Certificate &c) {
   const auto &cfg = c.config;
   std::ostringstream s;
-  s << cfg.a.name << " x " << cfg.b.name << ", " << cfg.acc.fmt.name << " " << mxcert::toString(cfg.acc.rounding)
+  s << cfg.a.name << " x " << cfg.b.name << (cfg.nvfp4() ? " (nvfp4: e4m3 scales)" : "") << ", " << cfg.acc.fmt.name << " " << mxcert::toString(cfg.acc.rounding)
     << " " << mxcert::toString(cfg.acc.subnormals) << ", k = " << cfg.k() << ", tree " << cfg.tree.sexpr() << ", "
     << mxcert::toString(c.lhs) << " vs " << mxcert::toString(c.rhs) << ", " << mxcert::toString(c.relation);
   return s.str();
@@ -598,7 +601,7 @@ std::string codeList(const mxcert::ElementFormat &f, const std::vector<unsigned>
 
 std::string describePoint(const Certificate &c, const PointDetail &d, const std::string &in) {
   std::ostringstream s;
-  s << in << d.where << ": " << pairText(int(d.xa), int(d.xb)) << "\n";
+  s << in << d.where << ": " << pairText(int(d.xa), int(d.xb), c.config.nvfp4()) << "\n";
   s << in << "  a (" << c.config.a.name << ") " << codeList(c.config.a, d.a) << "\n";
   s << in << "  b (" << c.config.b.name << ") " << codeList(c.config.b, d.b) << "\n";
   const Placement ps[2] = {c.lhs, c.rhs};
@@ -612,16 +615,17 @@ std::string describePoint(const Certificate &c, const PointDetail &d, const std:
 }
 
 nlohmann::json pointJson(const Certificate &c, const PointDetail &d) {
-  return nlohmann::json{{"where", d.where},
+  nlohmann::json j{{"where", d.where},
                         {"xa", d.xa},
                         {"xb", d.xb},
-                        {"e", int(d.xa) + int(d.xb) - mxcert::kMaxCode},
                         {"a", d.a},
                         {"b", d.b},
                         {"device", {hex32(d.device[0]), hex32(d.device[1])}},
                         {"model", {hex32(d.model[0]), hex32(d.model[1])}},
                         {"device_related", d.deviceRelated},
                         {"model_related", d.modelRelated}};
+  if (!c.config.nvfp4()) j["e"] = int(d.xa) + int(d.xb) - mxcert::kMaxCode;  // NVFP4 scales have no e
+  return j;
 }
 
 nlohmann::json toJson(const WitnessReport &r, const Certificate &c) {
@@ -661,9 +665,9 @@ std::string toText(const WitnessReport &r, const Certificate &c) {
   if (r.firstDisagreement) s << "first disagreement:\n" << describePoint(c, *r.firstDisagreement, "  ");
   if (r.firstNotRefuted) s << "first witness pair NOT refuted on the device:\n" << describePoint(c, *r.firstNotRefuted, "  ");
   if (r.firstInsideAgree)
-    s << "first witness pair inside the agree set: " << pairText(r.firstInsideAgree->first, r.firstInsideAgree->second) << "\n";
+    s << "first witness pair inside the agree set: " << pairText(r.firstInsideAgree->first, r.firstInsideAgree->second, c.config.nvfp4()) << "\n";
   if (r.firstUncovered)
-    s << "first excluded pair without a witness: " << pairText(r.firstUncovered->first, r.firstUncovered->second) << "\n";
+    s << "first excluded pair without a witness: " << pairText(r.firstUncovered->first, r.firstUncovered->second, c.config.nvfp4()) << "\n";
   return s.str();
 }
 

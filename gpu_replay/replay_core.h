@@ -32,7 +32,7 @@ public:
   /// HIP backend (...)", etc.
   static std::unique_ptr<Backend> open(const std::string &kind);
   /// What the build holds for a backend kind, without opening a device: the plugin's path,
-  /// interface version and compiled targets ("cuda: .../libmxcert_replay_cuda.so, interface 1,
+  /// interface version and compiled targets ("cuda: .../libmxcert_replay_cuda.so, interface 2,
   /// compiled for sm_90+sm_100a"). Throws UsageError when the build has no such backend.
   static std::string describeBuild(const std::string &kind);
   ~Backend();

@@ -182,6 +182,8 @@ int main(int argc, char **argv) {
     const mxcert::certs::Certificate cert = mxcert::certs::readCertificate(file);
     // The configuration is checked before any device is opened (unsupported: exit 2).
     makeProblem(cert.config, cert.lhs, cert.rhs, cert.relation);
+    if (tensorCores && cert.config.nvfp4())
+      fail("--tensor-cores: nvfp4 (e4m3 scales) is not supported (the tensor-core mode runs e4m3/e5m2 MMAs with e8m0 scales); replay it without --tensor-cores");
     if (tensorCores && device != "cuda" && device != "auto")
       fail("--tensor-cores needs --device cuda (tensor-core MMA is NVIDIA only)");
 

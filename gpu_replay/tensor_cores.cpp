@@ -165,7 +165,7 @@ std::string TcModel::name() const {
 uint32_t tcModelDot(const TcModel &m, const mxcert::ModelConfig &cfg, const TcInput &in, bool scaled) {
   const ElemFmt fa = elemFmtOf(cfg.a), fb = elemFmtOf(cfg.b);
   const int k = int(in.a.size());
-  const Scales s = makeScales(int(in.xa), int(in.xb));
+  const Scales s = makeScales(kScaleE8M0, int(in.xa), int(in.xb));  // MX only (replayTensorCores refuses NVFP4)
   if (scaled && s.nan) return kCanonicalNaN;
   float acc = bitsToFloat(0x80000000u);  // C = -0, the additive identity
   std::vector<Term> ts;

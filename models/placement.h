@@ -54,6 +54,9 @@ struct ModelConfig {
   int k() const { return tree.k(); }
   /// Whether the blocks are NVFP4 (e4m3 scales).
   bool nvfp4() const { return scale == ScaleFormat::E4M3; }
+  /// The largest scale code of the configuration's tables: 254 (MX, e8m0; 255 is NaN and in
+  /// no table) or 127 (NVFP4, e4m3 codes 0..127 with 127 = NaN inside).
+  int maxTableCode() const { return nvfp4() ? E4m3ScaleCode::kMaxCode : ScaleCode::kMaxFinite; }
 };
 
 /// Why `cfg` cannot run with --subnormals daz, or "" (always "" in the other modes): DAZ is

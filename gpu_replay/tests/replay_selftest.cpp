@@ -5,6 +5,8 @@
 //   arith     the arithmetic header (the code the devices run) against the reference
 //             evaluator (models/eval.h) on random inputs: all formats, all placements, keep
 //             ftz and daz, seq / pairwise / random binary trees, k from 1 to 64;
+//   nvfp4     the same for NVFP4 blocks (e2m1 elements, e4m3 scale codes 0..127 with the
+//             zero and NaN codes; keep and ftz; every placement pair; k = 1..64);
 //   classes   the exhaustive enumeration's leaf classes: counts, and that every element pair
 //             feeds the same leaf value as its class representative at every scale point;
 //   problem   configurations the device build refuses (fused node, bf16, rtz);
@@ -134,6 +136,68 @@ void testArith() {
               evals, nonfinite, subnormal);
 }
 
+/// An NVFP4 scale code 0..127, biased toward 0 (zero scale), 127 (NaN), the subnormal codes
+/// 1..7 and the largest values.
+unsigned randomNvScale(std::mt19937_64 &rng) {
+  switch (rng() % 6) {
+  case 0: return unsigned(rng() % 8);        // zero and subnormal scales
+  case 1: return 120 + unsigned(rng() % 8);  // the largest values and NaN
+  default: return unsigned(rng() % 128);
+  }
+}
+
+void testNvfp4Arith() {
+  std::mt19937_64 rng(2468);
+  const std::vector<int> ks = {1, 2, 3, 4, 16, 32, 64};
+  long evals = 0, zeros = 0, nans = 0, inexact = 0;
+  for (int round = 0; round < 160; ++round) {
+    const int k = ks[rng() % ks.size()];
+    const bool ftz = rng() % 3 == 0;
+    const std::string tree = rng() % 2 ? "seq" : "pairwise";
+    ModelConfig cfg = config("e2m1", "e2m1", k, tree, ftz);
+    cfg.scale = mxcert::ScaleFormat::E4M3;
+    for (int p1 = 0; p1 < 4; ++p1) {
+      const int p2 = int(rng() % 4);
+      const Problem P = makeProblem(cfg, Placement(p1), Placement(p2), mxcert::Relation::Bitwise);
+      check(P.scale == kScaleE4M3, "nvfp4: the problem carries the e4m3 scale format");
+      for (int rep = 0; rep < 12; ++rep) {
+        mxcert::ConcreteInput in;
+        for (int i = 0; i < k; ++i) {
+          in.a.push_back(unsigned(rng() % 16));
+          in.b.push_back(unsigned(rng() % 16));
+        }
+        in.xa = randomNvScale(rng);
+        in.xb = randomNvScale(rng);
+        std::vector<uint8_t> a(in.a.begin(), in.a.end()), b(in.b.begin(), in.b.end());
+        uint32_t dev[2];
+        evalBlock(P, a.data(), b.data(), int(in.xa), int(in.xb), dev);
+        const auto r = mxcert::evaluatePlacements(cfg, {Placement(p1), Placement(p2)}, in);
+        const uint32_t m[2] = {uint32_t(mxcert::encodeBits(r[0], cfg.acc.fmt)),
+                               uint32_t(mxcert::encodeBits(r[1], cfg.acc.fmt))};
+        if (m[0] != m[1]) ++inexact;
+        for (int q = 0; q < 2; ++q) {
+          ++evals;
+          if ((m[q] & 0x7FFFFFFFu) == 0) ++zeros;
+          if (m[q] == kCanonicalNaN) ++nans;
+          if (dev[q] != m[q]) {
+            std::string codes;
+            for (int i = 0; i < k; ++i) codes += " " + std::to_string(in.a[size_t(i)]) + "*" + std::to_string(in.b[size_t(i)]);
+            check(false, "nvfp4: k=" + std::to_string(k) + " tree " + cfg.tree.sexpr() + (ftz ? " ftz" : "") +
+                             " placement " + mxcert::toString(Placement(q ? p2 : p1)) + " xa=" + std::to_string(in.xa) +
+                             " xb=" + std::to_string(in.xb) + " codes" + codes + ": header " + hex32(dev[q]) +
+                             ", model " + hex32(m[q]));
+          }
+        }
+      }
+    }
+  }
+  check(zeros > 0 && nans > 0 && inexact > 0,
+        "nvfp4: the random inputs reach zero and NaN results and placements that differ");
+  std::printf("nvfp4: %ld placement results of the arithmetic header equal the reference evaluator's bits "
+              "(%ld zero, %ld NaN; %ld inputs where the two placements differ)\n",
+              evals, zeros, nans, inexact);
+}
+
 void testClasses() {
   const std::vector<std::string> fmts = {"e2m1", "e2m3", "e3m2", "e4m3", "e5m2"};
   // Class counts (distinct signed products with +0 and -0 separate and one NaN class; operand
@@ -161,7 +225,7 @@ void testClasses() {
         check(classOf.emplace(keyOf(C.av[c], C.bv[c]), c).second, "classes: " + f + " representatives are distinct");
       // Map every code pair to its class by the same key and compare leaf values.
       for (int rep = 0; rep < 6; ++rep) {
-        const Scales s = makeScales(int(randomScale(rng)) % 255, int(randomScale(rng)) % 255);
+        const Scales s = makeScales(kScaleE8M0, int(randomScale(rng)) % 255, int(randomScale(rng)) % 255);
         const int ftz = cfg.acc.subnormals == mxcert::Subnormals::DAZ ? 2 : cfg.acc.subnormals == mxcert::Subnormals::FTZ ? 1 : 0;
         for (int p = 0; p < 4; ++p) {
           if (products && p == kDequant) continue;  // product classes serve pre, post, post2 only
@@ -265,7 +329,7 @@ void testTensorCoreModels() {
 int main(int argc, char **argv) {
   const std::string only = argc > 1 ? argv[1] : "all";
   const std::vector<std::pair<std::string, std::function<void()>>> sections = {
-      {"arith", testArith}, {"classes", testClasses}, {"problem", testProblem}, {"tc", testTensorCoreModels}};
+      {"arith", testArith}, {"nvfp4", testNvfp4Arith}, {"classes", testClasses}, {"problem", testProblem}, {"tc", testTensorCoreModels}};
   bool ran = false;
   for (const auto &[name, fn] : sections)
     if (only == "all" || only == name) {

@@ -184,6 +184,39 @@ tampered)
   run 1 "$D/tampered_witness_inside_agree.json" "${H[@]}" && has "107 claimed inside the agree set" &&
     has "first witness pair inside the agree set: xa = 0, xb = 106 (e = -148)"
   ;;
+nvfp4)
+  # NVFP4 (e4m3 scale codes 0..127): the device multiplies by the decoded scales, one f32
+  # multiplication per product the placement rounds. k = 2 f32 dequant vs post differs exactly
+  # on the 253 pairs with a zero scale and no NaN scale (the sign of a zero result).
+  run 0 "$D/nvfp4_k2_seq_dequant-post_bitwise.json" "${H[@]}" &&
+    has "config: e2m1 x e2m1 (nvfp4: e4m3 scales), f32 rne keep, k = 2, tree (0 1), dequant vs post, bitwise" &&
+    has "witnesses replayed: 1 (253 code pairs claimed, 253 replayed)" &&
+    has "device vs model: 253 agree, 0 disagree" &&
+    has "witness coverage: 253 excluded pairs, 0 without a witness, 0 claimed inside the agree set" &&
+    has "result: OK"
+  # Every code pair is a scale point (no e-lines: the scales are no powers of two).
+  run 0 "$D/nvfp4_k2_seq_dequant-post_bitwise.json" "${H[@]}" --exhaustive &&
+    has "exhaustive: 128 operand-pair classes per position, 16384 tuples x 16384 code pairs" &&
+    has "scale points: 253 with a differing input, 16131 with none" &&
+    has "device agree set: xa:1..125,xb:1..125,e:-252..-128|xa:0..127,xb:0..127,e:-127..0 -> equals the certificate's agree set"
+  run 0 "$D/nvfp4_k2_seq_pre-post_ftz_value.json" "${H[@]}" --exhaustive &&
+    has "1444 tuples x 16384 code pairs" && has "scale points: 0 with a differing input, 16384 with none" &&
+    has "device agree set: xa:0..127,xb:0..127,e:-254..0 -> equals the certificate's agree set"
+  # The committed k = 16 table (certs/nvfp4): its witness at every pair it claims.
+  run 0 "$D/nvfp4_k16_seq_dequant-post_bitwise.committed.json" "${H[@]}" &&
+    has "witnesses replayed: 1 (253 code pairs claimed, 253 replayed)" && has "device vs model: 253 agree, 0 disagree"
+  # A false claim of agreement everywhere: --exhaustive finds the zero-scale pairs.
+  run 1 "$D/tampered_nvfp4_agree_all.json" "${H[@]}" --exhaustive &&
+    has "claims: 253 claimed-agree points differ" &&
+    has "first mismatch: xa = 0, xb = 0: the certificate claims agreement" &&
+    has "lhs dequant: device 0x00000000 (0), model 0x00000000 (0)" &&
+    has "rhs post: device 0x80000000 (-0), model 0x80000000 (-0)" && has "result: FAILED"
+  # --json names no e for NVFP4 points.
+  run 1 "$D/tampered_nvfp4_agree_all.json" "${H[@]}" --exhaustive --json && has '"xa": 0' && has '"ok": false'
+  if grep -q '"e":' "$TMP/out"; then echo "FAIL: an NVFP4 point has an e in --json"; fails=$((fails + 1)); fi
+  # The tensor-core mode runs MX MMAs only.
+  run 2 "$D/nvfp4_k2_seq_dequant-post_bitwise.json" --tensor-cores && err_line "--tensor-cores: nvfp4 (e4m3 scales) is not supported"
+  ;;
 fault)
   # A device that flushes subnormal results (test hook of the host backend): the device
   # disagrees with the model; exit 1 with the first disagreement in full.
