@@ -7,6 +7,7 @@
 #   P/lib/pkgconfig/mxcert.pc pkg-config --cflags --libs mxcert
 #   P/share/mxcert/tables/    the committed certified tables (mxcert-opt's and the plugin's default tables-dir)
 #   P/share/mxcert/grown/     the committed grown set and its index.json (searched after the tables by default)
+#   P/share/mxcert/nvfp4/     the committed NVFP4 set and its index.json (searched after the grown set)
 #   P/share/mxcert/certificate.schema.json
 #   P/share/doc/mxcert/       README.md and docs/ (all of it: *.md and any images)
 #   P/share/bash-completion/completions/mxcert
@@ -42,6 +43,8 @@ install(FILES ${_mxcert_tables} ${PROJECT_SOURCE_DIR}/certs/tables/README.md DES
 # The grown set with its index (file names in the index are relative to it).
 file(GLOB _mxcert_grown CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/certs/grown/*.json)
 install(FILES ${_mxcert_grown} DESTINATION ${MXCERT_INSTALL_GROWNDIR})
+file(GLOB _mxcert_nvfp4 CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/certs/nvfp4/*.json)
+install(FILES ${_mxcert_nvfp4} DESTINATION ${MXCERT_INSTALL_NVFP4DIR})
 install(FILES certs/certificate.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/mxcert)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES scripts/completion/mxcert.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions

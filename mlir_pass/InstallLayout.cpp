@@ -23,6 +23,9 @@
 #ifndef MXCERT_INSTALL_GROWNDIR
 #define MXCERT_INSTALL_GROWNDIR "share/mxcert/grown"
 #endif
+#ifndef MXCERT_INSTALL_NVFP4DIR
+#define MXCERT_INSTALL_NVFP4DIR "share/mxcert/nvfp4"
+#endif
 
 namespace mxcert::mlir_pass {
 
@@ -96,5 +99,7 @@ std::string installedDir(const CodeFile &f, const char *rel) {
 std::string installedTablesDir(const CodeFile &f) { return installedDir(f, MXCERT_INSTALL_TABLESDIR); }
 
 std::string installedGrownDir(const CodeFile &f) { return installedDir(f, MXCERT_INSTALL_GROWNDIR); }
+
+std::string installedNvfp4Dir(const CodeFile &f) { return installedDir(f, MXCERT_INSTALL_NVFP4DIR); }
 
 }  // namespace mxcert::mlir_pass

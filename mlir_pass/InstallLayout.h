@@ -40,4 +40,8 @@ std::string installedTablesDir(const CodeFile &f);
 /// index.json), when `f` is installed and that directory exists; else "".
 std::string installedGrownDir(const CodeFile &f);
 
+/// The installed NVFP4 set of `f`, <prefix>/<datadir>/mxcert/nvfp4 (certs/nvfp4 with its
+/// index.json), when `f` is installed and that directory exists; else "".
+std::string installedNvfp4Dir(const CodeFile &f);
+
 }  // namespace mxcert::mlir_pass

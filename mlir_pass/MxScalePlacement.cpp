@@ -52,6 +52,9 @@
 #ifndef MXCERT_GROWN_DIR
 #define MXCERT_GROWN_DIR "certs/grown"
 #endif
+#ifndef MXCERT_NVFP4_DIR
+#define MXCERT_NVFP4_DIR "certs/nvfp4"
+#endif
 
 using namespace mlir;
 
@@ -166,6 +169,13 @@ std::string defaultGrownDir() {
   return std::filesystem::is_directory(MXCERT_GROWN_DIR, ec) ? MXCERT_GROWN_DIR : "";
 }
 
+std::string defaultNvfp4Dir() {
+  // As defaultGrownDir: <prefix>/share/mxcert/nvfp4 installed, the source tree's certs/nvfp4.
+  if (!installedTablesDir(codeFile()).empty()) return installedNvfp4Dir(codeFile());
+  std::error_code ec;
+  return std::filesystem::is_directory(MXCERT_NVFP4_DIR, ec) ? MXCERT_NVFP4_DIR : "";
+}
+
 //===----------------------------------------------------------------------===//
 // Guard tables
 //===----------------------------------------------------------------------===//
@@ -175,24 +185,26 @@ const char *toString(ReductionOrder o) { return o == ReductionOrder::Seq ? "seq"
 /// The configuration of a table for a block the pass matches: a x b, f32 rne, k leaves
 /// (k <= kMaxK), subnormals as the denormal mode requires, the seq tree or every tree.
 static ModelConfig blockConfig(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                               ReductionOrder tree) {
+                               ReductionOrder tree, ScaleFormat scale) {
   ModelConfig c{a, b, AccSpec{*findAccFormat("f32"), Rounding::RNE, subnormalsOf(mode)}, Tree::seq(k)};
+  c.scale = scale;
   if (tree == ReductionOrder::Any) c.anyOrder = std::max(k, 2);  // "any": no fan-in limit
   return c;
 }
 
 std::string GuardTableSource::tableFileName(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                                            ReductionOrder tree) {
-  return certs::tableFileName(blockConfig(a, b, k, mode, tree), toString(tree), Placement::Dequant, Placement::Post,
-                              Relation::Bitwise, "solver");
+                                            ReductionOrder tree, ScaleFormat scale) {
+  return certs::tableFileName(blockConfig(a, b, k, mode, tree, scale), toString(tree), Placement::Dequant,
+                              Placement::Post, Relation::Bitwise, "solver");
 }
 
 std::string GuardTableSource::tableCommand(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                                           ReductionOrder tree) {
+                                           ReductionOrder tree, ScaleFormat scale) {
   std::string sub = mode == DenormalMode::IEEE ? "" : std::string(" --subnormals ") + toString(subnormalsOf(mode));
-  return "mxcert table --a " + a.name + " --b " + b.name + " --acc f32" + sub + " --k " + std::to_string(k) +
-         " --tree " + toString(tree) + " --lhs dequant --rhs post --relation bitwise -o " +
-         tableFileName(a, b, k, mode, tree);
+  const std::string formats =
+      scale == ScaleFormat::E4M3 ? std::string("--format nvfp4") : "--a " + a.name + " --b " + b.name;
+  return "mxcert table " + formats + " --acc f32" + sub + " --k " + std::to_string(k) + " --tree " + toString(tree) +
+         " --lhs dequant --rhs post --relation bitwise -o " + tableFileName(a, b, k, mode, tree, scale);
 }
 
 LoadedTable GuardTableSource::load(const std::string &path) {
@@ -206,7 +218,7 @@ LoadedTable GuardTableSource::loadParsed(const std::string &path, const std::str
   t.path = path;
   t.sha256 = certs::sha256Hex(bytes);
   t.compact = j.is_object() && j.contains("format") && j.at("format") == "mxcert-guard-table";
-  t.table = certs::guardTableFromJson(j);  // compact tables are never verified (nothing to check)
+  t.table = certs::guardTableFromJson(j, /*allowNvfp4=*/true);  // compact tables are never verified (nothing to check)
   return t;
 }
 
@@ -214,7 +226,7 @@ LoadedTable GuardTableSource::loadEntry(const certs::IndexEntry &e) {
   LoadedTable t;
   t.path = e.path;
   std::string bytes;
-  t.table = certs::readIndexedTable(e, &bytes);  // a certificate (never compact) of exactly the entry's table
+  t.table = certs::readIndexedTable(e, &bytes, /*allowNvfp4=*/true);  // a certificate (never compact) of exactly the entry's table
   t.sha256 = certs::sha256Hex(bytes);            // of the very bytes parsed, as in load()
   return t;
 }
@@ -321,38 +333,42 @@ LogicalResult GuardTableSource::admit(LoadedTable &t, std::string &error, std::s
   return success();
 }
 
-/// "e2m1 x e2m1, k = 2, seq, f32 rne keep, dequant/post bitwise"
-static std::string describe(const ElementFormat &a, const ElementFormat &b, int k, const std::string &tree,
-                            const std::string &acc, Placement lhs, Placement rhs, Relation rel) {
-  return a.name + " x " + b.name + ", k = " + std::to_string(k) + ", tree " + tree + ", " + acc + ", " +
+/// "e2m1 x e2m1, k = 2, seq, f32 rne keep, dequant/post bitwise" ("e2m1 x e2m1 (nvfp4), ..."
+/// with e4m3 scales)
+static std::string describe(const ElementFormat &a, const ElementFormat &b, ScaleFormat scale, int k,
+                            const std::string &tree, const std::string &acc, Placement lhs, Placement rhs,
+                            Relation rel) {
+  return a.name + " x " + b.name + (scale == ScaleFormat::E4M3 ? " (nvfp4)" : "") + ", k = " + std::to_string(k) + ", tree " + tree + ", " + acc + ", " +
          toString(lhs) + "/" + toString(rhs) + " " + toString(rel);
 }
 
 std::string GuardTableSource::mismatch(const ModelConfig &c, Placement lhs, Placement rhs, Relation rel,
                                        const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                                       ReductionOrder order) {
+                                       ReductionOrder order, ScaleFormat scale) {
   // An any-order table (every tree, docs/bounds.md) covers seq too; a block whose order the
   // op leaves open needs one.
   const bool treeOk = c.anyOrder || (order == ReductionOrder::Seq && c.tree == Tree::seq(k));
   bool ok = rel == Relation::Bitwise &&
             ((lhs == Placement::Dequant && rhs == Placement::Post) ||
              (lhs == Placement::Post && rhs == Placement::Dequant)) &&
-            c.a == a && c.b == b && c.k() == k && treeOk && c.acc.fmt.name == "f32" &&
+            c.a == a && c.b == b && c.scale == scale && c.k() == k && treeOk && c.acc.fmt.name == "f32" &&
             c.acc.rounding == Rounding::RNE && c.acc.subnormals == subnormalsOf(mode);
   if (ok) return "";
   auto treeName = [&](const Tree &tr) {
     return c.anyOrder ? treeText(c) : tr == Tree::seq(tr.k()) ? std::string("seq") : tr.sexpr();
   };
   std::string acc = c.acc.fmt.name + " " + toString(c.acc.rounding) + " " + toString(c.acc.subnormals);
-  return "the table is for " + describe(c.a, c.b, c.k(), treeName(c.tree), acc, lhs, rhs, rel) + "; the IR needs " +
-         describe(a, b, k, order == ReductionOrder::Seq ? "seq" : "any (the op leaves the order open)",
+  return "the table is for " + describe(c.a, c.b, c.scale, c.k(), treeName(c.tree), acc, lhs, rhs, rel) +
+         "; the IR needs " +
+         describe(a, b, scale, k, order == ReductionOrder::Seq ? "seq" : "any (the op leaves the order open)",
                   std::string("f32 rne ") + toString(subnormalsOf(mode)), Placement::Dequant, Placement::Post,
                   Relation::Bitwise);
 }
 
-/// "no certified table for e2m1 x e2m1, k = 4"
-static std::string noTable(const ElementFormat &a, const ElementFormat &b, int k) {
-  return "no certified table for " + a.name + " x " + b.name + ", k = " + std::to_string(k);
+/// "no certified table for e2m1 x e2m1, k = 4" ("e2m1 x e2m1 (nvfp4)" with e4m3 scales)
+static std::string noTable(const ElementFormat &a, const ElementFormat &b, int k, ScaleFormat scale) {
+  return "no certified table for " + a.name + " x " + b.name + (scale == ScaleFormat::E4M3 ? " (nvfp4)" : "") +
+         ", k = " + std::to_string(k);
 }
 
 /// "(seq or any, f32 rne keep, dequant/post bitwise)"
@@ -362,29 +378,29 @@ static std::string wanted(DenormalMode mode, ReductionOrder order) {
 }
 
 TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                                     ReductionOrder order) {
+                                     ReductionOrder order, ScaleFormat scale) {
   if (file_) {
     const certs::GuardTable &g = file_->table;
-    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k, mode, order);
+    std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k, mode, order, scale);
     if (why.empty()) return TableLookup{&*file_, "", false};
     return TableLookup{nullptr, "guard table '" + file_->path + "' does not fit this block: " + why, false};
   }
-  auto key = std::make_tuple(a.name, b.name, k, int(mode), int(order));
+  auto key = std::make_tuple(a.name, b.name, k, int(mode), int(order), int(scale));
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
   TableLookup &entry = cache_[key];
   if (k > kMaxK) {
-    entry.reason = noTable(a, b, k) + ": mxcert handles blocks of at most " + std::to_string(kMaxK) + " elements";
+    entry.reason = noTable(a, b, k, scale) + ": mxcert handles blocks of at most " + std::to_string(kMaxK) + " elements";
     return entry;
   }
   // The sources in order: the first table that fits serves; an unreadable one is an error.
   std::vector<std::string> reasons;
   for (const Source &src : sources_) {
-    TableLookup r = lookupIn(src, a, b, k, mode, order);
+    TableLookup r = lookupIn(src, a, b, k, mode, order, scale);
     if (r.table) {
       // The table's own configuration decides, not its file name or its index entry.
       const certs::GuardTable &g = r.table->table;
-      std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k, mode, order);
+      std::string why = mismatch(g.config, g.lhs, g.rhs, g.relation, a, b, k, mode, order, scale);
       if (why.empty()) return entry = r;
       r.reason = "guard table '" + r.table->path + "' does not fit this block: " + why;
       r.table = nullptr;
@@ -397,9 +413,9 @@ TableLookup GuardTableSource::lookup(const ElementFormat &a, const ElementFormat
 }
 
 TableLookup GuardTableSource::lookupIn(const Source &src, const ElementFormat &a, const ElementFormat &b, int k,
-                                       DenormalMode mode, ReductionOrder order) {
-  if (src.index) return lookupIndex(*src.index, a, b, k, mode, order);
-  if (!src.dir.empty()) return lookupDirectory(src.dir, a, b, k, mode, order);
+                                       DenormalMode mode, ReductionOrder order, ScaleFormat scale) {
+  if (src.index) return lookupIndex(*src.index, a, b, k, mode, order, scale);
+  if (!src.dir.empty()) return lookupDirectory(src.dir, a, b, k, mode, order, scale);
   return TableLookup{&files_.at(src.file), "", false};  // one certificate: its configuration decides
 }
 
@@ -409,14 +425,14 @@ LoadedTable &GuardTableSource::loadOnce(const std::string &path) {
 }
 
 TableLookup GuardTableSource::lookupDirectory(const std::string &dir, const ElementFormat &a, const ElementFormat &b,
-                                              int k, DenormalMode mode, ReductionOrder order) {
+                                              int k, DenormalMode mode, ReductionOrder order, ScaleFormat scale) {
   TableLookup r;
   // Seq blocks: the seq table, else the any-order table; blocks of open order: the any-order table.
   std::vector<ReductionOrder> trees = {order};
   if (order == ReductionOrder::Seq) trees.push_back(ReductionOrder::Any);
   std::string path;
   for (ReductionOrder t : trees) {
-    std::string p = dir + "/" + tableFileName(a, b, k, mode, t);
+    std::string p = dir + "/" + tableFileName(a, b, k, mode, t, scale);
     std::error_code ec;
     if (std::filesystem::exists(p, ec)) {
       path = p;
@@ -424,8 +440,8 @@ TableLookup GuardTableSource::lookupDirectory(const std::string &dir, const Elem
     }
   }
   if (path.empty()) {
-    r.reason = noTable(a, b, k) + " " + wanted(mode, order) + " in '" + dir + "'; make one with `" +
-               tableCommand(a, b, k, mode, order) + "` and pass guards=" + tableFileName(a, b, k, mode, order);
+    r.reason = noTable(a, b, k, scale) + " " + wanted(mode, order) + " in '" + dir + "'; make one with `" +
+               tableCommand(a, b, k, mode, order, scale) + "` and pass guards=" + tableFileName(a, b, k, mode, order, scale);
     return r;
   }
   try {
@@ -438,26 +454,27 @@ TableLookup GuardTableSource::lookupDirectory(const std::string &dir, const Elem
 }
 
 TableLookup GuardTableSource::lookupIndex(const certs::SweepIndex &index, const ElementFormat &a,
-                                          const ElementFormat &b, int k, DenormalMode mode, ReductionOrder order) {
+                                          const ElementFormat &b, int k, DenormalMode mode, ReductionOrder order,
+                                          ScaleFormat scale) {
   TableLookup r;
   const certs::IndexEntry *use = nullptr, *uncertified = nullptr;
   for (const certs::IndexEntry &e : index.entries) {
-    if (!mismatch(e.config, e.lhs, e.rhs, e.relation, a, b, k, mode, order).empty()) continue;
+    if (!mismatch(e.config, e.lhs, e.rhs, e.relation, a, b, k, mode, order, scale).empty()) continue;
     if (e.certified()) {
       use = &e;
       break;
     }
     if (!uncertified) uncertified = &e;
   }
-  const std::string where = noTable(a, b, k) + " " + wanted(mode, order) + " in index '" + index.path + "'";
+  const std::string where = noTable(a, b, k, scale) + " " + wanted(mode, order) + " in index '" + index.path + "'";
   if (!use && uncertified) {
     // Never read: an entry that is not certified is no table at all.
     r.reason = where + ": " + uncertified->label() + " has status " + uncertified->status;
     return r;
   }
   if (!use) {
-    r.reason = where + " (no entry of this configuration); make one with `" + tableCommand(a, b, k, mode, order) +
-               "` and pass guards=" + tableFileName(a, b, k, mode, order);
+    r.reason = where + " (no entry of this configuration); make one with `" +
+               tableCommand(a, b, k, mode, order, scale) + "` and pass guards=" + tableFileName(a, b, k, mode, order, scale);
     return r;
   }
   if (auto f = files_.find(use->path); f != files_.end()) {
@@ -488,7 +505,16 @@ std::optional<ElementFormat> elementFormatOf(mlir::Type t) {
   return std::nullopt;
 }
 
+std::optional<ScaleFormat> scaleFormatOf(mlir::Type t) {
+  if (isa<Float8E8M0FNUType>(t)) return ScaleFormat::E8M0;
+  if (isa<Float8E4M3FNType>(t)) return ScaleFormat::E4M3;
+  return std::nullopt;
+}
+
 namespace {
+
+/// Whether `t` is a scale element type the pass reads (scaleFormatOf).
+bool isScaleType(Type t) { return scaleFormatOf(t).has_value(); }
 
 /// "f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2"
 std::string mxTypeList() {
@@ -738,6 +764,8 @@ struct MxBlock {
   Value a, b;                     ///< the element vectors
   BlockScale sa, sb;              ///< their scales
   ElementFormat fa, fb;           ///< their formats
+  /// The scale format: e8m0 (MX, f8E8M0FNU scales) or e4m3 (NVFP4, f8E4M3FN scales).
+  ScaleFormat scale = ScaleFormat::E8M0;
   int k = 0;                      ///< the vector length (the number of products)
   /// 0: one dot product (a scalar result); M: a tile of M dot products, one per row of a
   /// `vector<MxK>` operand (a `vector<Mxf32>` result), each its own MX block.
@@ -782,9 +810,10 @@ std::string fastMathReason(Operation *op) {
 /// value (a scalar or a `vector<1xi8>`), or a splat f8E8M0FNU constant. Anything else (a
 /// scale per element, a broadcast of a longer vector) is not one scale for the block.
 FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::string &why, int cols = 0) {
-  Type et = getElementTypeOrSelf(scale.getType());
-  if (!isa<Float8E8M0FNUType>(et)) {
-    why = std::string("the scale of operand ") + side + " has type " + typeStr(et) + ", not f8E8M0FNU";
+  const Type scaleType = getElementTypeOrSelf(scale.getType());  // f8E8M0FNU (MX) or f8E4M3FN (NVFP4)
+  if (!isScaleType(scaleType)) {
+    why = std::string("the scale of operand ") + side + " has type " + typeStr(scaleType) +
+          ", not f8E8M0FNU (MX) or f8E4M3FN (NVFP4)";
     return failure();
   }
   BlockScale s;
@@ -807,7 +836,7 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
       return !vt.isScalable() && vt.getNumElements() == 1 && want(vt.getElementType());
     return bool(want(t));
   };
-  auto isScale = [](Type t) { return isa<Float8E8M0FNUType>(t); };
+  auto isScale = [scaleType](Type t) { return t == scaleType; };
   auto isI8 = [](Type t) { return t.isInteger(8); };
   Value bcValue = scale;
   if (auto cast = scale.getDefiningOp<arith::BitcastOp>()) {
@@ -852,7 +881,7 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
     }
     if (!(s.bits ? isOneOf(src.getType(), isI8) : isOneOf(src.getType(), isScale))) {
       why = std::string("the scale of operand ") + side + " is " + (s.bits ? "a bitcast of a value " : "") +
-            "broadcast from " + typeStr(src.getType()) + ", not from one " + (s.bits ? "i8" : "f8E8M0FNU") +
+            "broadcast from " + typeStr(src.getType()) + ", not from one " + (s.bits ? "i8" : typeStr(scaleType)) +
             " value" + (rows > 1 ? " or one per row (vector<" + std::to_string(rows) + "x1x...>)" : std::string());
       return failure();
     }
@@ -873,7 +902,7 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
     std::string traceWhy;
     if (rows == 0 && vt.getRank() == 1 && traceBlockScale(bcValue, 0, vt.getShape()[0], s, traceWhy)) {
       Type et = getElementTypeOrSelf(s.scalar.getType());
-      if (s.bits ? et.isInteger(8) : isa<Float8E8M0FNUType>(et)) {
+      if (s.bits ? et.isInteger(8) : et == scaleType) {
         DenseElementsAttr dense;  // a constant per-block vector: the block's code is known
         if (!s.pos.empty() && matchPattern(s.scalar, m_Constant(&dense))) {
           auto src = cast<VectorType>(s.scalar.getType());
@@ -891,8 +920,8 @@ FailureOr<BlockScale> matchScale(Value scale, const char *side, int rows, std::s
     return failure();
   }
   why = std::string("the scale of operand ") + side +
-        " is not one f8E8M0FNU value broadcast over the block (mismatched or per-element scales are "
-        "not an MX block)";
+        " is not one " + typeStr(scaleType) + " value broadcast over the block (mismatched or per-element scales "
+        "are not an MX block)";
   return failure();
 }
 
@@ -952,9 +981,9 @@ bool traceLayoutScale(Value scale, SmallVector<int64_t> dims, const ContractLayo
     break;
   }
   Type et = getElementTypeOrSelf(v.getType());
-  if (!isa<Float8E8M0FNUType>(et) && !et.isInteger(8)) {
+  if (!isScaleType(et) && !et.isInteger(8)) {
     why = std::string("the scale of operand ") + side + " comes from a value of type " + typeStr(v.getType()) +
-          ", not f8E8M0FNU or i8 codes";
+          ", not f8E8M0FNU, f8E4M3FN or i8 codes";
     return false;
   }
   s.src = v;
@@ -1022,7 +1051,7 @@ bool isOneBlockScale(Value scale, int64_t lo, int64_t hi, std::string &why) {
     return false;
   }
   Type et = getElementTypeOrSelf(s.scalar ? s.scalar.getType() : v.getType());
-  if (bits ? !et.isInteger(8) : !isa<Float8E8M0FNUType>(et)) {
+  if (bits ? !et.isInteger(8) : !isScaleType(et)) {
     why = "its per-block scale has type " + typeStr(et);
     return false;
   }
@@ -1154,6 +1183,20 @@ LogicalResult matchBlockOperands(MxBlock &m, VectorType vt, std::string &why) {
       return failure();
     }
     *fmt = *f;
+  }
+  // The scale format, from the scale operands' element types (matchScale checks the forms).
+  const Type stA = getElementTypeOrSelf(m.extA.getScale().getType()),
+             stB = getElementTypeOrSelf(m.extB.getScale().getType());
+  if (stA != stB && isScaleType(stA) && isScaleType(stB)) {
+    why = "the scales of operands a and b have different types (" + typeStr(stA) + " and " + typeStr(stB) +
+          "): not one MX or NVFP4 block";
+    return failure();
+  }
+  if (std::optional<ScaleFormat> sf = scaleFormatOf(stA)) m.scale = *sf;
+  if (m.scale == ScaleFormat::E4M3 && (m.fa.name != "e2m1" || m.fb.name != "e2m1")) {
+    why = "f8E4M3FN scales (NVFP4) with " + m.fa.mlirType() + " x " + m.fb.mlirType() +
+          " elements: mxcert's NVFP4 blocks have f4E2M1FN elements on both sides";
+    return failure();
   }
   if (m.layout)  // any contraction layout: each operand's codes per iteration point
     return success(traceLayoutScale(m.extA.getScale(), m.layout->lhsDims, *m.layout, "a", m.la, why) &&
@@ -1589,8 +1632,9 @@ std::string tinyValuesInside(const Guard &g, const ElementFormat &fa, const Elem
 /// vector.reduction; the lowering's choice for the others, the same for both). `e` is an i32
 /// value, or `eConst` when the codes are constants. `scaling` (postScaling of the e values
 /// this code can meet) says whether 2^e is an f32 (normal only, or also subnormal) or an f64.
-Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, ArrayRef<int> eConsts,
-                PostScaling scaling) {
+/// D, the block's own sum of the exact products p_i = rnd(a_i * b_i) (and of its zero
+/// accumulator): the root op cloned onto the unscaled operands (see buildPost).
+Value buildUnscaledSum(OpBuilder &b, Location loc, const MxBlock &m) {
   Type f32 = b.getF32Type();
   Value av = rowOf(b, loc, m.a, m.rowA), bv = rowOf(b, loc, m.b, m.rowB);
   Value a32 = arith::ExtFOp::create(b, loc, withShapeOf(av.getType(), f32), av, arith::FastMathFlagsAttr());  // exact
@@ -1602,7 +1646,13 @@ Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, ArrayRef<
   } else {
     map.map(m.reduced, arith::MulFOp::create(b, loc, a32, b32).getResult());  // exact products
   }
-  Value d = b.clone(*m.root, map)->getResult(0);  // f32, or vector<Mxf32> in a tile
+  return b.clone(*m.root, map)->getResult(0);  // f32, or vector<Mxf32> in a tile
+}
+
+Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, ArrayRef<int> eConsts,
+                PostScaling scaling) {
+  Type f32 = b.getF32Type();
+  Value d = buildUnscaledSum(b, loc, m);
   // e: an i32, or a vector<Mxi32> of per-row codes; eConsts: one constant (every row) or one
   // per row. The scale factor gets e's shape and is broadcast over a tile's rows if needed.
   Type eType = e ? e.getType()
@@ -1672,6 +1722,68 @@ Value buildPost(OpBuilder &b, Location loc, const MxBlock &m, Value e, ArrayRef<
   return arith::TruncFOp::create(b, loc, withShapeOf(d.getType(), f32), scaled);  // the one rounding
 }
 
+/// The exact product S = sa sb of the NVFP4 scales of codes xa, xb in 0..126 (decoded as
+/// e4m3 values: at most 4 significant bits each, so S has at most 8 and lies in
+/// [2^-18, 200704], an exact f32; code 0 is +0). Code 127 (NaN) never reaches here: the static
+/// decision leaves NaN codes unchanged first.
+float nvfp4ScaleProduct(int xa, int xb) {
+  const ElementFormat e4m3 = *findElementFormat("e4m3");
+  auto value = [&](int x) {
+    const ElementValue v = decodeElementCode(e4m3, unsigned(x));  // n * 2^quantumExp, exact
+    return std::ldexp(double(v.n.toInt64()), e4m3.quantumExp());  // n < 2^4: exact
+  };
+  return float(value(xa) * value(xb));  // exact in double and in f32 (see above)
+}
+
+/// The NVFP4 post placement (docs/semantics.md, "NVFP4"): R = rnd_f32(D * S), D as in
+/// buildPost (buildUnscaledSum) and S = sa sb the exact product of the decoded e4m3 scales.
+/// S is an exact f32 (nvfp4ScaleProduct), so R is ONE f32 multiplication. With constant
+/// codes `sConsts` holds S (one for every dot product, or one per result element); otherwise
+/// S is computed from the i32 codes xa, xb (a scalar, or one per row or element: the shape
+/// of the guard's codes): each truncated to its 8 bits, bitcast to f8E4M3FN and extended to
+/// f32 (exact; code 0 is +0 and 127 NaN, which the product propagates), then one f32
+/// multiplication (exact).
+Value buildPostNvfp4(OpBuilder &b, Location loc, const MxBlock &m, Value xa, Value xb, ArrayRef<float> sConsts) {
+  Type f32 = b.getF32Type();
+  Value d = buildUnscaledSum(b, loc, m);
+  Value sv;
+  if (!sConsts.empty()) {
+    if (sConsts.size() == 1) {
+      sv = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(sConsts[0]));
+    } else {
+      auto vt = VectorType::get(cast<VectorType>(d.getType()).getShape(), f32);  // one per output
+      sv = arith::ConstantOp::create(b, loc, vt, DenseElementsAttr::get(vt, sConsts));
+    }
+  } else {
+    auto scaleOf = [&](Value code) -> Value {
+      Value i8 = arith::TruncIOp::create(b, loc, withShapeOf(code.getType(), b.getI8Type()), code);
+      Value f8 = arith::BitcastOp::create(b, loc, withShapeOf(code.getType(), b.getType<Float8E4M3FNType>()), i8);
+      return arith::ExtFOp::create(b, loc, withShapeOf(code.getType(), f32), f8, arith::FastMathFlagsAttr());
+    };
+    Value sa = scaleOf(xa);
+    Value sb = scaleOf(xb);
+    sv = arith::MulFOp::create(b, loc, sa, sb);  // S = sa sb, exact
+  }
+  if (isa<VectorType>(d.getType()) && !isa<VectorType>(sv.getType())) sv = vector::BroadcastOp::create(b, loc, d.getType(), sv);
+  return arith::MulFOp::create(b, loc, d, sv);  // the one rounding: both factors are exact f32
+}
+
+/// tinyValuesInside for NVFP4: why a block may meet a value below 2^-126, or "" (always,
+/// with f32 and e2m1 elements). Every nonzero e4m3 scale is at least its smallest subnormal
+/// 2^(1 - bias - mbits) = 2^-9 and a multiple of it, every element a multiple of its quantum
+/// (2^-1 for e2m1), so every factor sa a_i, sb b_i and product t_i is a multiple of a grid
+/// of at least 2^(-9 + qa), 2^(-9 + qb) and 2^(qa + qb), and every product, sum, and D S
+/// (D a multiple of 2^(qa + qb), S of 2^-18) a multiple of 2^(-18 + qa + qb): nonzero
+/// results and their roundings are at least that large (2^-20 for e2m1), so no flush ever
+/// happens and ftz or daz hardware computes exactly the keep semantics.
+std::string nvfp4TinyValues(const ElementFormat &fa, const ElementFormat &fb) {
+  const int sMin = findElementFormat("e4m3")->quantumExp();  // the smallest nonzero scale 2^sMin (2^-9)
+  const int grid = 2 * sMin + fa.quantumExp() + fb.quantumExp();
+  if (grid >= -126) return "";
+  return "NVFP4 values reach 2^" + std::to_string(grid) + " < 2^-126, where hardware that detects tininess before "
+         "rounding (x86) flushes results that the model's ftz keeps";
+}
+
 }  // namespace
 
 void eraseDeadChain(RewriterBase &rewriter, Operation *op) {
@@ -1737,7 +1849,11 @@ private:
     const std::string accNote =
         m->accFromMemory ? " [accumulator: a vector.transfer_read of the ±0.0 splat just written to the same memref]"
                          : "";
-    TableLookup t = state.tables->lookup(m->fa, m->fb, m->leaves(), dm, m->order);
+    if (m->scale == ScaleFormat::E4M3 && dm == DenormalMode::DAZ)
+      return leave(op, rewriter,
+                   "an NVFP4 block (f8E4M3FN scales) under denormal mode daz: mxcert defines NVFP4 with subnormals kept "
+                   "or flushed (ftz) only, so no table covers it (docs/semantics.md, \"NVFP4\")" + modeNote);
+    TableLookup t = state.tables->lookup(m->fa, m->fb, m->leaves(), dm, m->order, m->scale);
     if (!t.table) {
       if (t.error) return fail(op, rewriter, t.reason);
       return leave(op, rewriter, t.reason + modeNote);
@@ -1751,7 +1867,9 @@ private:
                    "the agree set of " + tableName + (table.compact ? " (uncertified compact table)" : "") +
                        " is empty");
     if (dm != DenormalMode::IEEE)
-      if (std::string tiny = tinyValuesInside(guard, m->fa, m->fb); !tiny.empty())
+      if (std::string tiny = m->scale == ScaleFormat::E4M3 ? nvfp4TinyValues(m->fa, m->fb)
+                                                           : tinyValuesInside(guard, m->fa, m->fb);
+          !tiny.empty())
         return leave(op, rewriter, tiny + " (" + tableName + ")" + modeNote);
     // The codes of each dot product (one, or one per row of a tile) when they are constants.
     auto constCodes = [&](const BlockScale &sc) -> std::vector<unsigned> {
@@ -1796,9 +1914,12 @@ private:
                                                                     : "scale codes xa = ") +
                                                list(xaRow) + ", xb = " + list(xbRow)
                                          : "";
-    if (decideStatically && (std::count(xaRow.begin(), xaRow.end(), int(ScaleCode::kNaN)) ||
-                             std::count(xbRow.begin(), xbRow.end(), int(ScaleCode::kNaN))))
-      return leave(op, rewriter, codes + ": code 255 is NaN (both placements give NaN; dequant already does)");
+    const bool nv = m->scale == ScaleFormat::E4M3;
+    const int nanCode = nv ? E4m3ScaleCode::kNaN : ScaleCode::kNaN;
+    if (decideStatically && (std::count(xaRow.begin(), xaRow.end(), nanCode) ||
+                             std::count(xbRow.begin(), xbRow.end(), nanCode)))
+      return leave(op, rewriter, codes + ": code " + std::to_string(nanCode) +
+                                     " is NaN (both placements give NaN; dequant already does)");
 
     // From here on the agree set decides: the table must be admitted (a certificate the
     // checker accepts, or a compact table with allow-uncertified=true).
@@ -1816,7 +1937,7 @@ private:
     std::string guardText = "{" + guard.str() + "}";
 
     if (decideStatically) {
-      codes += " (e = " + list(eRow) + ")";
+      if (!nv) codes += " (e = " + list(eRow) + ")";  // NVFP4: the scale is sa sb, no power 2^e
       for (size_t i = 0; i < nRows; ++i)
         if (!guard.contains(xaRow[i], xbRow[i]))
           return leave(op, rewriter,
@@ -1831,6 +1952,15 @@ private:
       remark(op, "rewrote dequant to post: " + codes + " lie in " + agreeSet + guardText + " of " +
                      tableName + accNote + modeNote);
       rewriter.setInsertionPoint(op);
+      if (nv) {
+        std::vector<float> sRow;  // S = sa sb per dot product, exact in f32
+        for (size_t i = 0; i < nRows; ++i) sRow.push_back(nvfp4ScaleProduct(xaRow[i], xbRow[i]));
+        const bool same = std::all_of(sRow.begin(), sRow.end(), [&](float v) { return v == sRow[0]; });
+        Value r = buildPostNvfp4(rewriter, op->getLoc(), *m, Value(), Value(),
+                                 same ? std::vector<float>{sRow[0]} : sRow);
+        replaceAndClean(rewriter, *m, r);
+        return success();
+      }
       const auto [eMin, eMax] = std::minmax_element(eRow.begin(), eRow.end());
       // One constant factor when every row has the same e.
       std::vector<int> eConsts = (*eMin == *eMax) ? std::vector<int>{*eMin} : eRow;
@@ -1874,11 +2004,11 @@ private:
                                     intConst(rewriter, loc, xaV.getType(), 254));
     Value cond = buildGuardCondition(rewriter, loc, guard, xaV, xbV, e);
     const auto [eLo, eHi] = eRange(guard);
-    const PostScaling scaling = postScaling(eLo, eHi, dm);
+    const PostScaling scaling = nv ? PostScaling::F32 : postScaling(eLo, eHi, dm);
     auto ifOp = scf::IfOp::create(
         rewriter, loc, cond,
         [&](OpBuilder &b, Location l) {
-          scf::YieldOp::create(b, l, buildPost(b, l, blk, e, {}, scaling));
+          scf::YieldOp::create(b, l, nv ? buildPostNvfp4(b, l, blk, xaV, xbV, {}) : buildPost(b, l, blk, e, {}, scaling));
         },
         [&](OpBuilder &b, Location l) {
           IRMapping map;
@@ -2000,13 +2130,15 @@ struct MxScalePlacementPass : PassWrapper<MxScalePlacementPass, OperationPass<>>
         }
       }
       // The default tables-dir: the committed tables, then the committed grown set (every
-      // element pair, each operand order its own certified table, at k = 32: docs/mlir.md).
+      // element pair, each operand order its own certified table, at k = 32: docs/mlir.md),
+      // then the committed NVFP4 set (k = 16).
       if (tablesDir.empty())
-        if (const std::string grown = defaultGrownDir(); !grown.empty()) {
+        for (auto [dir, what] : {std::pair{defaultGrownDir(), "grown"}, std::pair{defaultNvfp4Dir(), "NVFP4"}}) {
+          if (dir.empty()) continue;
           std::string err;
-          if (!tables->appendIndex(grown, err)) {
-            mlir::emitError(getOperation()->getLoc(), "mx-scale-placement: cannot use the committed grown set ")
-                << err;
+          if (!tables->appendIndex(dir, err)) {
+            mlir::emitError(getOperation()->getLoc(), "mx-scale-placement: cannot use the committed ")
+                << what << " set " << err;
             return signalPassFailure();
           }
         }

@@ -53,6 +53,10 @@ namespace mxcert::mlir_pass {
 /// ElementFormat::mlirType(), the one place that names them), or nullopt.
 std::optional<ElementFormat> elementFormatOf(mlir::Type t);
 
+/// The scale format of an MLIR scale element type: f8E8M0FNU is MX's e8m0, f8E4M3FN NVFP4's
+/// e4m3 (docs/semantics.md, "NVFP4"); nullopt for any other type.
+std::optional<ScaleFormat> scaleFormatOf(mlir::Type t);
+
 /// How the pass decides between the placements (the pass option `mode`).
 enum class PlacementMode {
   Auto,    ///< constant scales: decide at compile time; otherwise insert a runtime guard
@@ -169,11 +173,12 @@ public:
   /// The table for a block of `k` leaves of formats `a` and `b` (f32, rne, dequant/post,
   /// bitwise, subnormals as `mode` requires: never a table of another mode; a seq table or an
   /// any-order table for `order` Seq, an any-order table for Any), or the reason there is
-  /// none. Tables are read once and cached.
+  /// none. Tables are read once and cached. `scale` E4M3: an NVFP4 table (e4m3 scale codes).
   /// Only the configuration is compared: nothing is verified yet. Through an index: the
   /// first certified entry (in index order) whose configuration, placements and relation
   /// fit; an entry that fits but is not certified is never read (the reason names it).
-  TableLookup lookup(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode, ReductionOrder order);
+  TableLookup lookup(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode, ReductionOrder order,
+                     ScaleFormat scale = ScaleFormat::E8M0);
 
   /// Decides whether `t` may decide rewrites: a certificate must pass the checker
   /// (`mxcert check`, cached by content hash: see TableCheck.h), then its trust is
@@ -187,10 +192,10 @@ public:
   /// block; a directory lookup reads the seq file, then the any file, for order Seq, and
   /// only the any file for order Any.
   static std::string tableFileName(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                                   ReductionOrder tree);
+                                   ReductionOrder tree, ScaleFormat scale = ScaleFormat::E8M0);
   /// The `mxcert table` command that makes the table of tree `tree` for a block.
   static std::string tableCommand(const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                                  ReductionOrder tree);
+                                  ReductionOrder tree, ScaleFormat scale = ScaleFormat::E8M0);
 
 private:
   explicit GuardTableSource(const TrustOptions &trust) : allowUncertified_(trust.allowUncertified), checker_(trust.check) {}
@@ -202,10 +207,10 @@ private:
   /// must be exactly the entry's table); throws SchemaError naming the entry.
   static LoadedTable loadEntry(const certs::IndexEntry &e);
   /// Why a table of configuration `c`, placements `lhs`/`rhs` and relation `rel` cannot
-  /// serve a block (a, b, k, mode, order), or "" when it can.
+  /// serve a block (a, b, k, mode, order, scale), or "" when it can.
   static std::string mismatch(const ModelConfig &c, Placement lhs, Placement rhs, Relation rel,
                               const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                              ReductionOrder order);
+                              ReductionOrder order, ScaleFormat scale);
   /// One place tables are looked up in: a sweep index, a directory (files by name), or one
   /// certificate (a `tables=` entry).
   struct Source {
@@ -216,13 +221,13 @@ private:
   /// The table for (a, b, k, mode, order) in one source (see lookup): the table read into
   /// files_ (its configuration not yet compared), or the reason there is none.
   TableLookup lookupIn(const Source &s, const ElementFormat &a, const ElementFormat &b, int k, DenormalMode mode,
-                       ReductionOrder order);
+                       ReductionOrder order, ScaleFormat scale);
   /// The same through a sweep index.
   TableLookup lookupIndex(const certs::SweepIndex &index, const ElementFormat &a, const ElementFormat &b, int k,
-                          DenormalMode mode, ReductionOrder order);
+                          DenormalMode mode, ReductionOrder order, ScaleFormat scale);
   /// The same in a directory.
   TableLookup lookupDirectory(const std::string &dir, const ElementFormat &a, const ElementFormat &b, int k,
-                              DenormalMode mode, ReductionOrder order);
+                              DenormalMode mode, ReductionOrder order, ScaleFormat scale);
   /// The table file at `path`, read once (files_); throws on an unreadable or invalid file.
   LoadedTable &loadOnce(const std::string &path);
   std::optional<LoadedTable> file_; ///< the explicit table (guards=FILE), if any
@@ -232,9 +237,9 @@ private:
   /// The tables read so far, by path (one LoadedTable per file, so that a file two lookups
   /// find is read and admitted once).
   std::map<std::string, LoadedTable> files_;
-  /// Directory and index lookups already done, by (a, b, k, mode, order): the table (in
-  /// files_), or the reason there is none.
-  std::map<std::tuple<std::string, std::string, int, int, int>, TableLookup> cache_;
+  /// Directory and index lookups already done, by (a, b, k, mode, order, scale): the table
+  /// (in files_), or the reason there is none.
+  std::map<std::tuple<std::string, std::string, int, int, int, int>, TableLookup> cache_;
 };
 
 /// Whether the elements [lo, hi) of the 1-D scale vector `scale` (the scale operand of an
@@ -284,6 +289,10 @@ std::string defaultTablesDir();
 /// The committed grown set the pass searches after the default tables-dir (certs/grown, or
 /// <prefix>/share/mxcert/grown when installed), or "" when there is none.
 std::string defaultGrownDir();
+
+/// The committed NVFP4 set the pass searches after the grown set (certs/nvfp4, or
+/// <prefix>/share/mxcert/nvfp4 when installed), or "" when there is none.
+std::string defaultNvfp4Dir();
 
 /// Creates the `--mx-scale-placement` pass.
 std::unique_ptr<mlir::Pass> createMxScalePlacementPass();

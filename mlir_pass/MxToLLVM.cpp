@@ -125,13 +125,17 @@ struct LowerNarrowExtF : OpRewritePattern<arith::ExtFOp> {
   }
 };
 
-/// arith.scaling_extf %x, %s (f8E8M0FNU scales, f32 or f64 result) -> extf(x) * extf(s):
-/// both factors are exact, so the product is one rounding of 2^(s - 127) * x.
+/// arith.scaling_extf %x, %s (f8E8M0FNU or f8E4M3FN scales, f32 or f64 result) ->
+/// extf(x) * extf(s): both factors are exact, so the product is one rounding of 2^(s - 127) * x
+/// (e8m0) or of the e4m3 value of s times x (NVFP4: code 0 is +0, 0x7f NaN; with f4E2M1FN
+/// elements the product has at most 6 significant bits and is exact).
 struct LowerScalingExtF : OpRewritePattern<arith::ScalingExtFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::ScalingExtFOp op, PatternRewriter &rewriter) const override {
-    if (!isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getScale().getType())))
-      return rewriter.notifyMatchFailure(op, "scale is not f8E8M0FNU");
+    Type scaleE = getElementTypeOrSelf(op.getScale().getType());
+    const bool e4m3 = isa<Float8E4M3FNType>(scaleE);
+    if (!isa<Float8E8M0FNUType>(scaleE) && !e4m3)
+      return rewriter.notifyMatchFailure(op, "scale is not f8E8M0FNU or f8E4M3FN");
     Type outE = getElementTypeOrSelf(op.getType());
     if (!outE.isF32() && !outE.isF64()) return rewriter.notifyMatchFailure(op, "result is not f32 or f64");
     Location loc = op.getLoc();
@@ -141,7 +145,9 @@ struct LowerScalingExtF : OpRewritePattern<arith::ScalingExtFOp> {
     // findings"), and a constant scale reaches this pattern as such a constant once the
     // broadcast of a constant code has been folded.
     Type sF32 = withShape(op.getScale().getType(), rewriter.getF32Type());
-    Value s = arith::BitcastOp::create(rewriter, loc, sF32, decodeScaleBits(rewriter, loc, op.getScale()));
+    Value bits = e4m3 ? decodeElementBits(rewriter, loc, op.getScale(), *findElementFormat("e4m3"))
+                      : decodeScaleBits(rewriter, loc, op.getScale());
+    Value s = arith::BitcastOp::create(rewriter, loc, sF32, bits);
     if (outE.isF64())
       s = arith::ExtFOp::create(rewriter, loc, withShape(op.getScale().getType(), outE), s, arith::FastMathFlagsAttr());
     rewriter.replaceOpWithNewOp<arith::MulFOp>(op, x, s, op.getFastmathAttr());

@@ -295,6 +295,105 @@ def check_one(args, fmt, k, form="reduction", acc=None):
     return summary, problems
 
 
+NVFP4_STATIC = [(0, 0), (0, 56), (56, 0), (1, 1), (56, 56), (60, 44), (126, 126), (125, 1), (1, 126), (127, 56),
+                (56, 127), (127, 127), (128, 56), (56, 200), (255, 255), (200, 128)]
+
+
+def nvfp4_table(args):
+    """The committed NVFP4 k = 16 dequant/post table (certs/nvfp4, next to --tables)."""
+    return os.path.join(os.path.dirname(os.path.abspath(args.tables)), "nvfp4",
+                        "e2m1xe2m1-e4m3_f32_rne_keep_k16_seq_dequant-post_bitwise.json")
+
+
+def check_nvfp4(args, k=16):
+    """NVFP4 blocks (f4E2M1FN elements, f8E4M3FN scales; docs/mlir.md, "NVFP4"): SPEC §8's form
+    with e4m3 scales at K = 16, every one of the 256 x 256 scale codes through @dot and the
+    NVFP4_STATIC pairs as constants, lowered three ways as check_one does (original; rewritten
+    with the committed certs/nvfp4 set, found by the pass's default search; post-all: a runtime
+    guard with a compact table claiming all 128 x 128 pairs). Codes 0..127 are compared with
+    `mxcert eval --scale e4m3` (dequant; post for post-all); codes 128..255 (negative e4m3
+    scales, which no table covers) must give the original lowering's bits in every variant:
+    the guard keeps the original computation there. Returns (summary, problems)."""
+    t0 = time.time()
+    work = mx.ensure_dir(os.path.join(args.workdir, "nvfp4-k%d" % k))
+    with open(nvfp4_table(args)) as f:
+        table = json.load(f)
+    vectors = build_vectors("e2m1", k, table, args.all_vectors, "ieee", args.quick)
+    src = os.path.join(work, "input.mlir")
+    with open(src, "w") as f:
+        f.write(mx.driver_module("e2m1", "e2m1", k, [(a, b) for _, a, b in vectors], NVFP4_STATIC, args.scale_form,
+                                 scale="e4m3"))
+    post_all = os.path.join(work, "post_all.json")
+    with open(post_all, "w") as f:
+        json.dump({"format": "mxcert-guard-table", "format_version": 1, "config": table["config"],
+                   "lhs": "dequant", "rhs": "post", "relation": "bitwise",
+                   "agree": [{"xa": [0, 127], "xb": [0, 127], "e": [-254, 0]}]}, f)
+    # No tables-dir: the default search (certs/tables, certs/grown, then certs/nvfp4).
+    trust = "checker=%s check-cache=%s" % (args.mxcert, os.path.join(args.workdir, "check-cache"))
+    placement = "--mx-scale-placement=" + trust
+    rewritten_ir = os.path.join(work, "rewritten.mlir")
+    remarks = mx.lower(args.mxcert_opt, src, rewritten_ir, [placement])
+    text = open(rewritten_ir).read()
+    problems = []
+
+    def inside(xa, xb):
+        return xa <= 127 and xb <= 127 and guard_contains(table["agree"], xa, xb)
+
+    expect_static = sum(1 for p in NVFP4_STATIC if inside(*p) and 127 not in p)
+    n_rewrote = remarks.count("rewrote dequant to post")
+    if text.count("mxcert.guard") != 1:
+        problems.append("expected one runtime guard in the rewritten module, found %d" % text.count("mxcert.guard"))
+    if n_rewrote != expect_static:
+        problems.append("expected %d static rewrites, the remarks report %d" % (expect_static, n_rewrote))
+    if os.path.basename(nvfp4_table(args)) not in remarks or "the certified agree set" not in remarks:
+        problems.append("the remarks do not name the certified agree set of the committed NVFP4 table")
+    variants = [("original", ["--mx-to-llvm"], "dequant"), ("rewritten", [placement, "--mx-to-llvm"], "dequant"),
+                ("post-all", ["--mx-scale-placement=mode=runtime guards=%s allow-uncertified=true %s" % (post_all, trust),
+                              "--mx-to-llvm"], "post")]
+    results = {}
+    for name, passes, _ in variants:
+        ll = os.path.join(work, name + ".ll.mlir")
+        mx.lower(args.mxcert_opt, src, ll, passes)
+        results[name] = mx.jit(args.mlir_runner, args.runner_libs, ll, args.opt)
+        if len(results[name]) != 2 * len(vectors):
+            problems.append("%s: expected %d printed memrefs, got %d" % (name, 2 * len(vectors), len(results[name])))
+            return None, problems
+    t_jit = time.time() - t0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        models = list(ex.map(lambda v: mx.model_bits(args.mxcert, "e2m1", "e2m1", k, v[1], v[2], ("dequant", "post"),
+                                                     scale="e4m3"), vectors))
+    counts = {v[0]: 0 for v in variants}
+    outside = {v[0]: 0 for v in variants}
+    for vi, (vname, _, _) in enumerate(vectors):
+        orig, orig_s = canonical(results["original"][2 * vi]), canonical(results["original"][2 * vi + 1])
+        for name, _, placement in variants:
+            got, got_s = canonical(results[name][2 * vi]), canonical(results[name][2 * vi + 1])
+            ref = models[vi][placement]
+            for idx in range(mx.NUM_PAIRS):
+                xa, xb = idx >> 8, idx & 255
+                if xa <= 127 and xb <= 127:
+                    want, what = canonical([ref[idx]])[0], placement
+                else:
+                    want, what = orig[idx], "the original lowering"
+                    outside[name] += 1
+                if got[idx] != want:
+                    counts[name] += 1
+                    if len(problems) < 40:
+                        problems.append("nvfp4 k=%d %s vector %s: xa=%d xb=%d got 0x%08X, %s gives 0x%08X" % (
+                            k, name, vname, xa, xb, got[idx], what, want))
+            for j, (xa, xb) in enumerate(NVFP4_STATIC):
+                want = canonical([ref[xa * 256 + xb]])[0] if xa <= 127 and xb <= 127 else orig_s[j]
+                if got_s[j] != want:
+                    counts[name] += 1
+                    if len(problems) < 40:
+                        problems.append("nvfp4 k=%d %s constant scales vector %s: xa=%d xb=%d got 0x%08X, want 0x%08X" % (
+                            k, name, vname, xa, xb, got_s[j], want))
+    summary = dict(vectors=len(vectors), pairs=mx.NUM_PAIRS, static_pairs=len(NVFP4_STATIC), static_rewritten=n_rewrote,
+                   mismatches=counts, outside_table_compared=outside, agree=table["agree"],
+                   seconds=dict(lower_and_jit=round(t_jit, 1), total=round(time.time() - t0, 1)))
+    return summary, problems
+
+
 def fewer(args, vectors):
     """With --quick, the tests of the other forms (zero accumulators, tiles, rows, linalg, wide
     K: the same arithmetic as SPEC §8's form, which mlir_exec_<fmt> runs with more vectors, and
@@ -729,7 +828,31 @@ def main():
     ap.add_argument("--denormal", default="ieee", choices=sorted(mx.DENORMAL_MODES),
                     help="the f32 denormal environment the code runs in (x86 MXCSR; needs --fpenv-lib)")
     ap.add_argument("--fpenv-lib", help="the shared library of exec/fpenv.cpp (for --denormal ftz|daz)")
+    ap.add_argument("--nvfp4", action="store_true",
+                    help="NVFP4 blocks (e2m1 elements, f8E4M3FN scales) at K = 16 with the committed certs/nvfp4 "
+                         "set instead of --k (check_nvfp4; --format must be e2m1)")
     args = ap.parse_args()
+    if args.nvfp4:
+        if args.format != "e2m1" or args.b_format or args.denormal != "ieee":
+            ap.error("--nvfp4 takes --format e2m1 only, in the ieee environment")
+        mx.ensure_dir(args.workdir)
+        summary, problems = check_nvfp4(args)
+        for p in problems:
+            print("MISMATCH " + p if "got" in p else "PROBLEM " + p)
+        if summary:
+            m = summary["mismatches"]
+            print("nvfp4 k=16, scales as %s: %d vectors x %d code pairs (%d of them outside the tables' codes, "
+                  "compared with the original lowering) + %d constant-scale pairs, %d rewritten statically; mismatches: "
+                  "original %d, rewritten %d, post-all %d (%.0f s: lower+JIT %.0f)" % (
+                      args.scale_form, summary["vectors"], summary["pairs"],
+                      summary["outside_table_compared"]["rewritten"] // summary["vectors"], summary["static_pairs"],
+                      summary["static_rewritten"], m["original"], m["rewritten"], m["post-all"],
+                      summary["seconds"]["total"], summary["seconds"]["lower_and_jit"]))
+            with open(args.json or os.path.join(args.workdir, "summary.json"), "w") as f:
+                json.dump({"nvfp4-k16": summary}, f, indent=1)
+        failed = summary is None or bool(problems)
+        print("FAIL" if failed else "PASS")
+        return 1 if failed else 0
     if args.denormal != "ieee":
         if platform.machine().lower() not in ("x86_64", "amd64"):
             print("SKIP: --denormal %s sets the x86 MXCSR; this host is %s" % (args.denormal, platform.machine()))

@@ -23,6 +23,10 @@ FORMATS = {
 
 NUM_PAIRS = 256 * 256  # every (xa, xb) in 0..255 x 0..255, index xa * 256 + xb
 
+# The scale formats: MX's e8m0 (f8E8M0FNU) and NVFP4's e4m3 (f8E4M3FN; codes 128..255 are the
+# negative e4m3 values, outside every table: the pass keeps the original computation there).
+SCALE_TYPES = {"e8m0": "f8E8M0FNU", "e4m3": "f8E4M3FN"}
+
 
 def sign_bit(fmt):
     return 1 << (FORMATS[fmt]["bits"] - 1)
@@ -93,18 +97,19 @@ def run(cmd, **kw):
 SCALE_FORMS = ("scalar", "vector1", "i8")
 
 
-def scale_lines(var, code_var, vs, k, form):
-    """The lines that make the block scale vector %<var> (type vs) from the f8E8M0FNU scalar
-    %<code_var>, in one of the forms the pass matches: "scalar" (SPEC §8: a broadcast of the
-    scalar), "vector1" (a broadcast of a vector<1xf8E8M0FNU>, the form of arith.scaling_extf's
-    documentation) or "i8" (the code's bits as i8, broadcast, then bitcast to f8E8M0FNU)."""
+def scale_lines(var, code_var, vs, k, form, st="f8E8M0FNU"):
+    """The lines that make the block scale vector %<var> (type vs) from the scalar %<code_var>
+    of scale type st (f8E8M0FNU, or f8E4M3FN for NVFP4), in one of the forms the pass matches:
+    "scalar" (SPEC §8: a broadcast of the scalar), "vector1" (a broadcast of a vector<1xST>,
+    the form of arith.scaling_extf's documentation) or "i8" (the code's bits as i8, broadcast,
+    then bitcast to ST)."""
     if form == "scalar":
-        return ["  %%%s = vector.broadcast %%%s : f8E8M0FNU to %s" % (var, code_var, vs)]
+        return ["  %%%s = vector.broadcast %%%s : %s to %s" % (var, code_var, st, vs)]
     if form == "vector1":
-        return ["  %%%s1 = vector.broadcast %%%s : f8E8M0FNU to vector<1xf8E8M0FNU>" % (var, code_var),
-                "  %%%s = vector.broadcast %%%s1 : vector<1xf8E8M0FNU> to %s" % (var, var, vs)]
+        return ["  %%%s1 = vector.broadcast %%%s : %s to vector<1x%s>" % (var, code_var, st, st),
+                "  %%%s = vector.broadcast %%%s1 : vector<1x%s> to %s" % (var, var, st, vs)]
     if form == "i8":
-        return ["  %%%s8 = arith.bitcast %%%s : f8E8M0FNU to i8" % (var, code_var),
+        return ["  %%%s8 = arith.bitcast %%%s : %s to i8" % (var, code_var, st),
                 "  %%%si = vector.broadcast %%%s8 : i8 to vector<%dxi8>" % (var, var, k),
                 "  %%%s = arith.bitcast %%%si : vector<%dxi8> to %s" % (var, var, k, vs)]
     raise ValueError("unknown scale form %r" % form)
@@ -152,22 +157,24 @@ def model_leaves(fmt_a, fmt_b, a, b, acc, last=False):
     return (list(a) + za, list(b) + zb) if last else (za + list(a), zb + list(b))
 
 
-def dot_function(name, fmt_a, fmt_b, k, scales=None, fastmath="", scale_form="scalar", form="reduction", acc=None):
+def dot_function(name, fmt_a, fmt_b, k, scales=None, fastmath="", scale_form="scalar", form="reduction", acc=None,
+                 scale="e8m0"):
     """The SPEC §8 block dot product. scales=None: the codes are function arguments; otherwise
     a pair of constant codes (xa, xb). scale_form: how the block scales are written
-    (scale_lines). form, acc: the op that sums the products (FORMS) and its zero accumulator."""
-    ta, tb = FORMATS[fmt_a]["mlir"], FORMATS[fmt_b]["mlir"]
-    va, vb, vs = "vector<%dx%s>" % (k, ta), "vector<%dx%s>" % (k, tb), "vector<%dxf8E8M0FNU>" % k
+    (scale_lines). form, acc: the op that sums the products (FORMS) and its zero accumulator.
+    scale: the scale format (SCALE_TYPES; "e4m3": an NVFP4 block)."""
+    ta, tb, st = FORMATS[fmt_a]["mlir"], FORMATS[fmt_b]["mlir"], SCALE_TYPES[scale]
+    va, vb, vs = "vector<%dx%s>" % (k, ta), "vector<%dx%s>" % (k, tb), "vector<%dx%s>" % (k, st)
     vf = "vector<%dxf32>" % k
     fm = (" fastmath<%s>" % fastmath) if fastmath else ""
     lines = []
     if scales is None:
-        lines.append("func.func @%s(%%a: %s, %%b: %s, %%sa: f8E8M0FNU, %%sb: f8E8M0FNU) -> f32 {" % (name, va, vb))
+        lines.append("func.func @%s(%%a: %s, %%b: %s, %%sa: %s, %%sb: %s) -> f32 {" % (name, va, vb, st, st))
     else:
         lines.append("func.func @%s(%%a: %s, %%b: %s) -> f32 {" % (name, va, vb))
-        lines.append("  %%sa = arith.constant 0x%02X : f8E8M0FNU" % scales[0])
-        lines.append("  %%sb = arith.constant 0x%02X : f8E8M0FNU" % scales[1])
-    lines += scale_lines("sav", "sa", vs, k, scale_form) + scale_lines("sbv", "sb", vs, k, scale_form)
+        lines.append("  %%sa = arith.constant 0x%02X : %s" % (scales[0], st))
+        lines.append("  %%sb = arith.constant 0x%02X : %s" % (scales[1], st))
+    lines += scale_lines("sav", "sa", vs, k, scale_form, st) + scale_lines("sbv", "sb", vs, k, scale_form, st)
     lines += [
         "  %%A = arith.scaling_extf %%a, %%sav : %s, %s to %s" % (va, vs, vf),
         "  %%B = arith.scaling_extf %%b, %%sbv : %s, %s to %s" % (vb, vs, vf),
@@ -251,8 +258,8 @@ def main_prologue(n, ns):
             "  %%usbuf = memref.cast %%sbuf : memref<%dxi32> to memref<*xi32>" % ns]
 
 
-# The head of @run_all: for %i in 0..65535, xa = %i >> 8 (%xa32), xb = %i & 255 (%sb, an
-# f8E8M0FNU); the caller adds the body and its end.
+# The head of @run_all: for %i in 0..65535, xa = %i >> 8 (%xa32), xb = %i & 255 (%sb, of the
+# scale type st, f8E8M0FNU unless given); the caller adds the body and its end.
 PAIR_LOOP_HEAD = """func.func @run_all(%%a: %(va)s, %%b: %(vb)s, %%buf: memref<%(bufn)dxi32>) {
   %%c0 = arith.constant 0 : index
   %%c1 = arith.constant 1 : index
@@ -264,11 +271,11 @@ PAIR_LOOP_HEAD = """func.func @run_all(%%a: %(va)s, %%b: %(vb)s, %%buf: memref<%
     %%xa32 = arith.shrui %%i32, %%c8 : i32
     %%xb32 = arith.andi %%i32, %%c255 : i32
     %%xb8 = arith.trunci %%xb32 : i32 to i8
-    %%sb = arith.bitcast %%xb8 : i8 to f8E8M0FNU"""
+    %%sb = arith.bitcast %%xb8 : i8 to %(st)s"""
 
 
 def driver_module(fmt_a, fmt_b, k, vectors, static_pairs, scale_form="scalar", denormal="ieee", attrs=True,
-                  form="reduction", acc=None):
+                  form="reduction", acc=None, scale="e8m0"):
     """A module with @dot (variable scales), one @dot_s<j> per constant pair of static_pairs,
     and @main: for every vector, all 65536 code pairs through @dot, then every @dot_s<j>; each
     result's bits are printed with printMemrefI32 (two memrefs per vector). scale_form: how
@@ -276,26 +283,28 @@ def driver_module(fmt_a, fmt_b, k, vectors, static_pairs, scale_form="scalar", d
     products (dot_function). denormal other than "ieee": @main
     first sets that environment (exec/fpenv.cpp, loaded with -shared-libs) and finally prints
     one more memref holding the MXCSR denormal bits in effect after the last dot product; with
-    attrs, every function also says so to LLVM (with_denormal_attrs)."""
-    ta, tb = FORMATS[fmt_a]["mlir"], FORMATS[fmt_b]["mlir"]
+    attrs, every function also says so to LLVM (with_denormal_attrs). scale: the scale format
+    (SCALE_TYPES)."""
+    ta, tb, st = FORMATS[fmt_a]["mlir"], FORMATS[fmt_b]["mlir"], SCALE_TYPES[scale]
     va, vb = "vector<%dx%s>" % (k, ta), "vector<%dx%s>" % (k, tb)
     out = ["func.func private @printMemrefI32(memref<*xi32>)",
-           dot_function("dot", fmt_a, fmt_b, k, scale_form=scale_form, form=form, acc=acc)]
+           dot_function("dot", fmt_a, fmt_b, k, scale_form=scale_form, form=form, acc=acc, scale=scale)]
     if denormal != "ieee":
         out.insert(1, "func.func private @mxcert_set_denormal_mode(i32) -> i32\n"
                       "func.func private @mxcert_denormal_bits() -> i32")
     for j, p in enumerate(static_pairs):
-        out.append(dot_function("dot_s%d" % j, fmt_a, fmt_b, k, scales=p, scale_form=scale_form, form=form, acc=acc))
+        out.append(dot_function("dot_s%d" % j, fmt_a, fmt_b, k, scales=p, scale_form=scale_form, form=form, acc=acc,
+                                scale=scale))
     # @run_all: every code pair through @dot.
-    out.append(PAIR_LOOP_HEAD % dict(va=va, vb=vb, n=NUM_PAIRS, sa="%sa", bufn=NUM_PAIRS) + """
+    out.append(PAIR_LOOP_HEAD % dict(va=va, vb=vb, n=NUM_PAIRS, sa="%sa", bufn=NUM_PAIRS, st=st) + """
     %%xa8 = arith.trunci %%xa32 : i32 to i8
-    %%sa = arith.bitcast %%xa8 : i8 to f8E8M0FNU
-    %%r = func.call @dot(%%a, %%b, %%sa, %%sb) : (%(va)s, %(vb)s, f8E8M0FNU, f8E8M0FNU) -> f32
+    %%sa = arith.bitcast %%xa8 : i8 to %(st)s
+    %%r = func.call @dot(%%a, %%b, %%sa, %%sb) : (%(va)s, %(vb)s, %(st)s, %(st)s) -> f32
     %%bits = arith.bitcast %%r : f32 to i32
     memref.store %%bits, %%buf[%%i] : memref<%(n)dxi32>
   }
   return
-}""" % dict(va=va, vb=vb, n=NUM_PAIRS))
+}""" % dict(va=va, vb=vb, n=NUM_PAIRS, st=st))
     ns = max(1, len(static_pairs))
     body = ["func.func @run_static(%%a: %s, %%b: %s, %%buf: memref<%dxi32>) {" % (va, vb, ns)]
     for j in range(len(static_pairs)):
@@ -351,12 +360,15 @@ def jit(mlir_runner, runner_libs, module, opt="-O2"):
     return out
 
 
-_EVAL_RE = re.compile(r"^xa=(\d+) xb=(\d+) e=\S+ (.*)$")
+_EVAL_RE = re.compile(r"^xa=(\d+) xb=(\d+) (?:e=\S+|sa=\S+ sb=\S+) (.*)$")  # MX: e; NVFP4: the scale values
 
 
-def model_bits(mxcert, fmt_a, fmt_b, k, a, b, placements=("dequant", "post"), subnormals="keep"):
-    """`mxcert eval` over all 65536 code pairs: {placement: [bits at index xa * 256 + xb]}."""
-    cmd = [mxcert, "eval", "--a", fmt_a, "--b", fmt_b, "--acc", "f32", "--subnormals", subnormals, "--k", str(k), "--tree", "seq",
+def model_bits(mxcert, fmt_a, fmt_b, k, a, b, placements=("dequant", "post"), subnormals="keep", scale="e8m0"):
+    """`mxcert eval` over all 65536 code pairs: {placement: [bits at index xa * 256 + xb]}.
+    scale "e4m3" (NVFP4): the model covers the codes 0..127 only; the entries of the other
+    pairs are None."""
+    cmd = [mxcert, "eval", "--a", fmt_a, "--b", fmt_b, "--scale", scale, "--acc", "f32", "--subnormals", subnormals,
+           "--k", str(k), "--tree", "seq",
            "--xa", "all", "--xb", "all", "--a-vals", ",".join("0x%x" % c for c in a),
            "--b-vals", ",".join("0x%x" % c for c in b), "--placements", ",".join(placements)]
     res = {p: [None] * NUM_PAIRS for p in placements}
@@ -370,7 +382,7 @@ def model_bits(mxcert, fmt_a, fmt_b, k, a, b, placements=("dequant", "post"), su
                 p, val = item.split("=", 1)
                 res[p][idx] = int(val.split("/")[1], 16)
     for p in placements:
-        if any(x is None for x in res[p]):
+        if any(x is None for i, x in enumerate(res[p]) if scale == "e8m0" or (i >> 8 <= 127 and i & 255 <= 127)):
             sys.stderr.write("mxcert eval output incomplete for %s\n" % p)
             sys.exit(1)
     return res
@@ -458,7 +470,7 @@ def tile_driver_module(fmt, k, rows, vectors, static_pairs, acc):
                    "    %%k%d = arith.constant %d : index" % (i, i),
                    "    %%at%d = arith.addi %%base, %%k%d : index" % (i, i),
                    "    memref.store %%b%d, %%buf[%%at%d] : memref<%dxi32>" % (i, i, n)]
-    out.append(PAIR_LOOP_HEAD % dict(va=va, vb=vb, n=NUM_PAIRS, bufn=n) + """
+    out.append(PAIR_LOOP_HEAD % dict(va=va, vb=vb, n=NUM_PAIRS, bufn=n, st="f8E8M0FNU") + """
     %%crows = arith.constant %(rows)d : index
 %(row_lines)s
     %%sa1 = vector.from_elements %(svals)s : vector<%(rows)dxf8E8M0FNU>
@@ -618,7 +630,7 @@ def wide_driver_module(fmt, k, blocks, vectors):
                  "  vector.store %%br%d, %%bm[%%row%d, %%c0] : %s, vector<%dx%s>" % (j, j, mm, k, t)]
         codes += ["    memref.store %%af%d, %%sam[%%row%d] : %s" % (j, j, ms),
                   "    memref.store %%bf%d, %%sbm[%%row%d] : %s" % (j, j, ms)]
-    head = PAIR_LOOP_HEAD % dict(va=vl, vb=vl, n=NUM_PAIRS, bufn=n)
+    head = PAIR_LOOP_HEAD % dict(va=vl, vb=vl, n=NUM_PAIRS, bufn=n, st="f8E8M0FNU")
     at = head.index("  scf.for")
     head = head[:at] + "\n".join(fill) + "\n" + head[at:]
     out.append(head + """
@@ -762,7 +774,7 @@ def linalg_driver_module(fmt, k, rows, vectors, acc, memref=False):
                 "    %%r = func.call @mx_gemv(%%a, %%b, %%sat, %%sbt) : (%s, %s, tensor<%dxf8E8M0FNU>, tensor<f8E8M0FNU>) -> %s"
                 % (ta, tb, rows, tr)]
         free = []
-    out.append(PAIR_LOOP_HEAD % dict(va=ta, vb=tb, n=NUM_PAIRS, bufn=n) + """
+    out.append(PAIR_LOOP_HEAD % dict(va=ta, vb=tb, n=NUM_PAIRS, bufn=n, st="f8E8M0FNU") + """
     %%crows = arith.constant %(rows)d : index
 %(codes)s
 %(call)s
@@ -854,7 +866,7 @@ def linalg_kblocks_driver_module(fmt, k, a_blocks, b_blocks):
                      "    %%k%d = arith.constant %d : index" % (q, q),
                      "    %%at%d = arith.addi %%base, %%k%d : index" % (q, q),
                      "    memref.store %%i%d, %%buf[%%at%d] : memref<%dxi32>" % (q, q, total)]
-    run_all = PAIR_LOOP_HEAD % dict(va=ta, vb=tb, n=NUM_PAIRS, bufn=total) + "\n" + "\n".join(body) + "\n  }\n  return\n}"
+    run_all = PAIR_LOOP_HEAD % dict(va=ta, vb=tb, n=NUM_PAIRS, bufn=total, st="f8E8M0FNU") + "\n" + "\n".join(body) + "\n  }\n  return\n}"
     main = main_prologue(total, 1) + ["  %c0m = arith.constant 0 : index"]
     a_elems = [c for i in range(m) for kb in range(nb) for c in a_blocks[i][kb]]
     b_elems = [b_blocks[kb][j][kk] for kb in range(nb) for kk in range(k) for j in range(n)]
@@ -949,7 +961,7 @@ def matmul_driver_module(fmt, k, a_rows, b_cols, acc, layout="mk"):
                  "    %%k%d = arith.constant %d : index" % (q, q),
                  "    %%at%d = arith.addi %%base, %%k%d : index" % (q, q),
                  "    memref.store %%i%d, %%buf[%%at%d] : memref<%dxi32>" % (q, q, total)]
-    run_all = PAIR_LOOP_HEAD % dict(va=va, vb=vb, n=NUM_PAIRS, bufn=total) + "\n" + "\n".join(body) + "\n  }\n  return\n}"
+    run_all = PAIR_LOOP_HEAD % dict(va=va, vb=vb, n=NUM_PAIRS, bufn=total, st="f8E8M0FNU") + "\n" + "\n".join(body) + "\n  }\n  return\n}"
     main = main_prologue(total, 1)
     if layout == "km":
         a_elems = [a_rows[i][kk] for kk in range(k) for i in range(m)]

@@ -98,7 +98,7 @@ func.func @mismatched_constant_scales(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M
 
 // -----
 
-// Scales that are not f8E8M0FNU (scaling_extf accepts other scale types).
+// Scales of two types: an f8E4M3FN (NVFP4) scale on one side, f8E8M0FNU (MX) on the other.
 // CHECK-LABEL: func.func @f8_scale(
 // CHECK: arith.scaling_extf
 func.func @f8_scale(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: vector<2xf8E4M3FN>, %sb: f8E8M0FNU) -> f32 {
@@ -106,7 +106,23 @@ func.func @f8_scale(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: vector<
   %A = arith.scaling_extf %a, %sa : vector<2xf4E2M1FN>, vector<2xf8E4M3FN> to vector<2xf32>
   %B = arith.scaling_extf %b, %sbv : vector<2xf4E2M1FN>, vector<2xf8E8M0FNU> to vector<2xf32>
   %P = arith.mulf %A, %B : vector<2xf32>
-  // expected-remark @below {{left unchanged: the scale of operand a has type f8E4M3FN, not f8E8M0FNU}}
+  // expected-remark @below {{left unchanged: the scales of operands a and b have different types (f8E4M3FN and f8E8M0FNU): not one MX or NVFP4 block}}
+  %R = vector.reduction <add>, %P : vector<2xf32> into f32
+  return %R : f32
+}
+
+// -----
+
+// Scales of neither scale type (scaling_extf accepts other scale types).
+// CHECK-LABEL: func.func @e5m2_scale(
+// CHECK: arith.scaling_extf
+func.func @e5m2_scale(%a: vector<2xf4E2M1FN>, %b: vector<2xf4E2M1FN>, %sa: f8E5M2, %sb: f8E5M2) -> f32 {
+  %sav = vector.broadcast %sa : f8E5M2 to vector<2xf8E5M2>
+  %sbv = vector.broadcast %sb : f8E5M2 to vector<2xf8E5M2>
+  %A = arith.scaling_extf %a, %sav : vector<2xf4E2M1FN>, vector<2xf8E5M2> to vector<2xf32>
+  %B = arith.scaling_extf %b, %sbv : vector<2xf4E2M1FN>, vector<2xf8E5M2> to vector<2xf32>
+  %P = arith.mulf %A, %B : vector<2xf32>
+  // expected-remark @below {{left unchanged: the scale of operand a has type f8E5M2, not f8E8M0FNU (MX) or f8E4M3FN (NVFP4)}}
   %R = vector.reduction <add>, %P : vector<2xf32> into f32
   return %R : f32
 }

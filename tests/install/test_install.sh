@@ -30,6 +30,9 @@ ntables=$(ls "$P"/share/mxcert/tables/*.json | wc -l)
 ngrown=$(ls "$P"/share/mxcert/grown/*.json | wc -l)
 [ "$ngrown" = "$(ls "$SRC"/certs/grown/*.json | wc -l)" ] && [ -e "$P/share/mxcert/grown/index.json" ] ||
   fail "installed $ngrown files of the grown set (with index.json)"
+nnv=$(ls "$P"/share/mxcert/nvfp4/*.json | wc -l)
+[ "$nnv" = "$(ls "$SRC"/certs/nvfp4/*.json | wc -l)" ] && [ -e "$P/share/mxcert/nvfp4/index.json" ] ||
+  fail "installed $nnv files of the NVFP4 set (with index.json)"
 TABLE="$P/share/mxcert/tables/e2m1xe2m1_f32_rne_keep_k2_seq_dequant-post_bitwise.json"
 # The expected answers, from the JSON itself.
 expect() {
@@ -87,6 +90,13 @@ MLIR
   MXCERT_CHECK_CACHE=none "$P/bin/mxcert-opt" "$TMP/block.mlir" --mx-scale-placement >"$TMP/opt.out" 2>"$TMP/opt.err" ||
     fail "installed mxcert-opt: $(head -c 400 "$TMP/opt.err")"
   grep -q "certified agree set" "$TMP/opt.err" || fail "installed mxcert-opt did not use a verified installed table: $(head -c 400 "$TMP/opt.err")"
+  # An NVFP4 block (f8E4M3FN scales, K = 16): the installed NVFP4 set (share/mxcert/nvfp4).
+  sed -e 's/f8E8M0FNU/f8E4M3FN/g' -e 's/vector<2x/vector<16x/g' -e 's/0x7F : f8E4M3FN/0x38 : f8E4M3FN/g' \
+    "$TMP/block.mlir" >"$TMP/nvfp4.mlir"
+  MXCERT_CHECK_CACHE=none "$P/bin/mxcert-opt" "$TMP/nvfp4.mlir" --mx-scale-placement >"$TMP/opt.out" 2>"$TMP/opt.err" ||
+    fail "installed mxcert-opt (nvfp4): $(head -c 400 "$TMP/opt.err")"
+  grep -q "rewrote dequant to post: scale codes xa = 56, xb = 56 lie in the certified agree set .* of e2m1xe2m1-e4m3_f32_rne_keep_k16_seq_dequant-post_bitwise.json" "$TMP/opt.err" ||
+    fail "installed mxcert-opt did not use the installed NVFP4 set: $(head -c 400 "$TMP/opt.err")"
 
   # 4b. The installed pass plugin, loaded by upstream mlir-opt, gives mxcert-opt's output and
   # diagnostics byte for byte, on examples/in.mlir and on a block with no table (whose remark
