@@ -1849,6 +1849,12 @@ private:
     const std::string accNote =
         m->accFromMemory ? " [accumulator: a vector.transfer_read of the ±0.0 splat just written to the same memref]"
                          : "";
+    if (m->scale == ScaleFormat::E4M3 && m->order == ReductionOrder::Any)
+      return leave(op, rewriter,
+                   "an NVFP4 block (f8E4M3FN scales) summed by " + op->getName().getStringRef().str() +
+                       ", whose lowering chooses the order: mxcert has no any-order NVFP4 tables (docs/semantics.md, "
+                       "\"NVFP4\"), so only NVFP4 blocks summed in order are rewritten (vector.reduction, or the "
+                       "blocks --mx-split-blocks makes of a wide K)");
     if (m->scale == ScaleFormat::E4M3 && dm == DenormalMode::DAZ)
       return leave(op, rewriter,
                    "an NVFP4 block (f8E4M3FN scales) under denormal mode daz: mxcert defines NVFP4 with subnormals kept "
