@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 
 def blocks(path):
@@ -75,15 +76,17 @@ def main():
                 # build/..., `cmake --install build`, PYTHONPATH=build/python: the build under test
                 run = re.sub(r"(^|\s|=)build(?=/|\s|$)", r"\1" + build, run)
                 run = re.sub(r"(^|\|\s*)mxcert-opt ", r"\1" + os.path.join(build, "mlir_pass", "mxcert-opt") + " ", run)
+                t0 = time.time()
                 r = subprocess.run(["bash", "-o", "pipefail", "-c", prefix + run], cwd=root, env=env,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+                secs = time.time() - t0
                 ran += 1
                 if r.returncode != expect:
                     failed += 1
                     print("FAIL %s:%d: exit %d, expected %d: %s\n  stderr: %s" %
                           (rel, line, r.returncode, expect, cmd, r.stderr.strip()[-400:]))
                 else:
-                    print("ok   %s:%d: %s" % (rel, line, cmd[:100]))
+                    print("ok   %s:%d (%.1f s): %s" % (rel, line, secs, cmd[:100]))
     shutil.rmtree(tmp, ignore_errors=True)
     print("run_doc_commands: %d commands run, %d failed" % (ran, failed))
     sys.exit(1 if failed or ran == 0 else 0)
