@@ -160,10 +160,11 @@ void e2m1Large(const std::vector<int> &ks) {
 }
 }  // namespace
 
-// The default run keeps the ends of the range; `mxcert_solver_tests "[sweep]"` runs the rest
-// (test time: ./scripts/test stays under 30 minutes on two cores).
-TEST_CASE("solver = exhaustive: e2m1 k = 5 and 8", "[solver][exhaustive][slow]") { e2m1Large({5, 8}); }
-TEST_CASE("solver = exhaustive (sweep): e2m1 k = 6 and 7", "[.][sweep]") { e2m1Large({6, 7}); }
+// The default run keeps the far end of the range (k = 8, with a fused node);
+// `mxcert_solver_tests "[sweep]"` (ctest solver_sweep with -DMXCERT_LONG_TESTS=ON) runs the
+// rest (test time: ./scripts/test stays under 30 minutes on two cores).
+TEST_CASE("solver = exhaustive: e2m1 k = 8", "[solver][exhaustive][slow]") { e2m1Large({8}); }
+TEST_CASE("solver = exhaustive (sweep): e2m1 k = 5, 6 and 7", "[.][sweep]") { e2m1Large({5, 6, 7}); }
 
 TEST_CASE("solver = exhaustive: e4m3 k = 2", "[solver][exhaustive][slow]") {
   compareWithExhaustive(query("e4m3", 2, "seq", Placement::Dequant, Placement::Post, Relation::Bitwise));
