@@ -161,20 +161,18 @@ std::string defaultTablesDir() {
   return MXCERT_TABLES_DIR;
 }
 
-std::string defaultGrownDir() {
-  // Installed: <prefix>/share/mxcert/grown; the build tree: the source tree's certs/grown.
-  // Only beside the default tables: an installed pass never reads the source tree.
-  if (!installedTablesDir(codeFile()).empty()) return installedGrownDir(codeFile());
+/// A committed set searched after the default tables: `installed` of an installed pass, the
+/// source tree's `sourceDir` (when it exists) in the build tree. Only beside the default
+/// tables: an installed pass never reads the source tree.
+static std::string defaultSetDir(std::string (*installed)(const CodeFile &), const char *sourceDir) {
+  if (!installedTablesDir(codeFile()).empty()) return installed(codeFile());
   std::error_code ec;
-  return std::filesystem::is_directory(MXCERT_GROWN_DIR, ec) ? MXCERT_GROWN_DIR : "";
+  return std::filesystem::is_directory(sourceDir, ec) ? sourceDir : "";
 }
 
-std::string defaultNvfp4Dir() {
-  // As defaultGrownDir: <prefix>/share/mxcert/nvfp4 installed, the source tree's certs/nvfp4.
-  if (!installedTablesDir(codeFile()).empty()) return installedNvfp4Dir(codeFile());
-  std::error_code ec;
-  return std::filesystem::is_directory(MXCERT_NVFP4_DIR, ec) ? MXCERT_NVFP4_DIR : "";
-}
+std::string defaultGrownDir() { return defaultSetDir(installedGrownDir, MXCERT_GROWN_DIR); }
+
+std::string defaultNvfp4Dir() { return defaultSetDir(installedNvfp4Dir, MXCERT_NVFP4_DIR); }
 
 //===----------------------------------------------------------------------===//
 // Guard tables

@@ -154,14 +154,15 @@ def build_vectors(fmt, k, table, all_vectors=False, denormal="ieee", quick=False
     return out
 
 
-def write_post_all(work, table):
+def write_post_all(work, table, region=None):
     """A compact table of table's configuration claiming every finite pair (so the post branch
-    runs wherever it can; deliberately false, used with allow-uncertified=true): its path."""
+    runs wherever it can; deliberately false, used with allow-uncertified=true): its path.
+    region: the one region it claims (default every e8m0 pair but code 255)."""
     post_all = os.path.join(work, "post_all.json")
     with open(post_all, "w") as f:
         json.dump({"format": "mxcert-guard-table", "format_version": 1, "config": table["config"],
                    "lhs": "dequant", "rhs": "post", "relation": "bitwise",
-                   "agree": [{"xa": [0, 254], "xb": [0, 254], "e": [-254, 254]}]}, f)
+                   "agree": [region or {"xa": [0, 254], "xb": [0, 254], "e": [-254, 254]}]}, f)
     return post_all
 
 
@@ -323,11 +324,7 @@ def check_nvfp4(args, k=16):
     with open(src, "w") as f:
         f.write(mx.driver_module("e2m1", "e2m1", k, [(a, b) for _, a, b in vectors], NVFP4_STATIC, args.scale_form,
                                  scale="e4m3"))
-    post_all = os.path.join(work, "post_all.json")
-    with open(post_all, "w") as f:
-        json.dump({"format": "mxcert-guard-table", "format_version": 1, "config": table["config"],
-                   "lhs": "dequant", "rhs": "post", "relation": "bitwise",
-                   "agree": [{"xa": [0, 127], "xb": [0, 127], "e": [-254, 0]}]}, f)
+    post_all = write_post_all(work, table, {"xa": [0, 127], "xb": [0, 127], "e": [-254, 0]})
     # No tables-dir: the default search (certs/tables, certs/grown, then certs/nvfp4).
     trust = "checker=%s check-cache=%s" % (args.mxcert, os.path.join(args.workdir, "check-cache"))
     placement = "--mx-scale-placement=" + trust
@@ -347,17 +344,10 @@ def check_nvfp4(args, k=16):
         problems.append("expected %d static rewrites, the remarks report %d" % (expect_static, n_rewrote))
     if os.path.basename(nvfp4_table(args)) not in remarks or "the certified agree set" not in remarks:
         problems.append("the remarks do not name the certified agree set of the committed NVFP4 table")
-    variants = [("original", ["--mx-to-llvm"], "dequant"), ("rewritten", [placement, "--mx-to-llvm"], "dequant"),
-                ("post-all", ["--mx-scale-placement=mode=runtime guards=%s allow-uncertified=true %s" % (post_all, trust),
-                              "--mx-to-llvm"], "post")]
-    results = {}
-    for name, passes, _ in variants:
-        ll = os.path.join(work, name + ".ll.mlir")
-        mx.lower(args.mxcert_opt, src, ll, passes)
-        results[name] = mx.jit(args.mlir_runner, args.runner_libs, ll, args.opt)
-        if len(results[name]) != 2 * len(vectors):
-            problems.append("%s: expected %d printed memrefs, got %d" % (name, 2 * len(vectors), len(results[name])))
-            return None, problems
+    _, results = run_three(args, work, src, placement, post_all, trust, 2 * len(vectors), problems)
+    if results is None:
+        return None, problems
+    variants = [("original", "dequant"), ("rewritten", "dequant"), ("post-all", "post")]  # the model each is compared with
     t_jit = time.time() - t0
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         models = list(ex.map(lambda v: mx.model_bits(args.mxcert, "e2m1", "e2m1", k, v[1], v[2], ("dequant", "post"),
@@ -366,7 +356,7 @@ def check_nvfp4(args, k=16):
     outside = {v[0]: 0 for v in variants}
     for vi, (vname, _, _) in enumerate(vectors):
         orig, orig_s = canonical(results["original"][2 * vi]), canonical(results["original"][2 * vi + 1])
-        for name, _, placement in variants:
+        for name, placement in variants:
             got, got_s = canonical(results[name][2 * vi]), canonical(results[name][2 * vi + 1])
             ref = models[vi][placement]
             for idx in range(mx.NUM_PAIRS):

@@ -134,7 +134,7 @@ void checkAgree(Ctx &x) {
 
 /// The number of scale codes per side of the certificate's code space: 255 (e8m0, codes
 /// 0..254) or 128 (NVFP4's e4m3, codes 0..127).
-int codeSpace(const ModelConfig &cfg) { return cfg.nvfp4() ? E4m3ScaleCode::kMaxCode + 1 : kNumCodes; }
+int codeSpace(const ModelConfig &cfg) { return cfg.maxTableCode() + 1; }
 
 /// Coverage: the agree set and the refuted pairs partition the code space (0..254 x 0..254,
 /// or 0..127 x 0..127 for NVFP4, outside which no pair may be claimed).

@@ -20,7 +20,7 @@ namespace {
 std::string summary(const certs::Certificate &c, bool complete) {
   const long agree = c.agree.toSet().count();
   // NVFP4 tables cover the e4m3 codes 0..127 on each side, MX tables the e8m0 codes 0..254.
-  const long side = c.config.nvfp4() ? E4m3ScaleCode::kMaxCode + 1 : kNumCodes;
+  const long side = c.config.maxTableCode() + 1;
   const long excluded = side * side - agree;
   std::string t = "# mxcert table: " + describe(c.config) + "\n# " + toString(c.lhs) + " vs " +
                   toString(c.rhs) + ", relation " + toString(c.relation) + ", engine " + c.engine + "\n";
