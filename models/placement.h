@@ -192,6 +192,33 @@ Val<D> placementRoot(D &d, Placement p, const ModelConfig &cfg, const Val<D> &T,
   return sel.result();
 }
 
+/// Whether placements p and q apply the same step to their trees' results (placementRoot
+/// and nvfp4Root): true for p = q and for {pre, dequant}, whose step is the tree's result
+/// itself (then, for MX, the code-255 NaN select, which is the same for both).
+inline bool sameRootStep(Placement p, Placement q) {
+  auto scalesLeaves = [](Placement x) { return x == Placement::Pre || x == Placement::Dequant; };
+  return p == q || (scalesLeaves(p) && scalesLeaves(q));
+}
+
+/// The shared-root rule (docs/solver.md, "Placements that differ only in their leaves"): for
+/// two placements with the same root step over the same tree, R1 = root(Tree(L1_1..L1_k)) and
+/// R2 = root(Tree(L2_1..L2_k)). Every operation of Tree and of the step is a function of its
+/// operands' values in the bitwise sense (class, sign, magnitude; the sign of a NaN and the
+/// significand and exponent an infinity or NaN carries are never read), so leaves that are
+/// bitwise related give bitwise related results, and bitwise related results are value
+/// related. Contrapositive: R1 and R2 unrelated (either relation) implies that some leaf i has
+/// L1_i and L2_i not bitwise related. This returns that disjunction; the encoder conjoins it
+/// to the goal "R1 and R2 unrelated", which leaves the goal's models unchanged and gives the
+/// solver the leaf-local reason it must refute (no fact of the analysis is involved: the rule
+/// is the semantics' own, tested on the reference evaluator).
+template <class D>
+typename D::Bool someLeafDiffers(D &d, const std::vector<Val<D>> &L1, const std::vector<Val<D>> &L2) {
+  if (L1.size() != L2.size()) throw std::logic_error("someLeafDiffers: leaf counts differ");
+  typename D::Bool any = d.litB(false);
+  for (size_t i = 0; i < L1.size(); ++i) any = d.lor(any, d.lnot(related(d, L1[i], L2[i], Relation::Bitwise)));
+  return any;
+}
+
 /// R for placement p on one block (SPEC §5): root(Tree(leaf(a_i, b_i))).
 template <class D>
 Val<D> evalPlacement(D &d, Placement p, const ModelConfig &cfg, const BlockInput<D> &in) {

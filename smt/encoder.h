@@ -90,6 +90,11 @@ private:
   void decodeInputs(TermDomain &d, std::vector<Val<TermDomain>> &A, std::vector<Val<TermDomain>> &B);
   /// The NVFP4 query (cfg.nvfp4()) over q_.nv.
   void encodeNvfp4(TermDomain &d);
+  /// Asserts the goal: results R1 (lhs) and R2 (rhs) are not related by the query's relation,
+  /// with, for placements of the same root step, the shared-root rule's "some leaf differs"
+  /// over their leaves L1, L2 (models/placement.h, someLeafDiffers).
+  void assertDiffer(TermDomain &d, const Val<TermDomain> &R1, const Val<TermDomain> &R2,
+                    const std::vector<Val<TermDomain>> &L1, const std::vector<Val<TermDomain>> &L2);
   Query q_;
   TermStore store_;
   bool empty_ = false;
