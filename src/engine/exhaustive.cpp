@@ -190,6 +190,22 @@ public:
     const LayerTable &last = layers.back();
     const int lastChild = root.children.back();
     const std::vector<Joint> &cs = statesOf(lastChild);
+    if (codeFreeTrees()) {
+      // The trees' results do not depend on the codes: their distinct joint values, computed
+      // once, are all the root step needs (it reads values only).
+      const RootTable &rt = rootStates();
+      maxLayer = std::max(maxLayer, rt.items.size());
+      for (size_t i = 0; i < rt.items.size(); ++i) {
+        if ((i & 255) == 0) checkDeadline();
+        if (!check(rt.items[i].v)) {
+          Witness w = emptyWitness(xa, xb);
+          fillNode(lastChild, rt.prov[i].second, w);
+          fillLayer(rootIdx, layers, int(layers.size()) - 1, rt.prov[i].first, w);
+          return w;
+        }
+      }
+      return std::nullopt;
+    }
     for (size_t i = 0; i < last.items.size(); ++i) {
       if ((i & 255) == 0) checkDeadline();
       for (size_t c = 0; c < cs.size(); ++c) {
@@ -212,8 +228,37 @@ public:
 
   const Track &track() const { return track_; }
   size_t maxLayer() const { return maxLayer_; }
+  /// Whether neither placement's tree depends on the codes (post and post2: their leaves are
+  /// rnd(a b)), so that one TreeEval serves every code pair.
+  bool codeFreeTrees() const { return !treeDependsOnE(q_.lhs) && !treeDependsOnE(q_.rhs); }
 
 private:
+  /// The distinct joint root values (T1, T2) of a tree with an inner root, each with its
+  /// provenance (item of the root's last fold layer, state of its last child).
+  using RootTable = Table<Joint, std::pair<int32_t, int32_t>, JointHash, JointEq>;
+
+  /// The root table, built on first use (codeFreeTrees() only: otherwise it would depend on
+  /// the code pair).
+  const RootTable &rootStates() {
+    if (rootStatesBuilt_) return rootStates_;
+    CD d;
+    const Tree::Node &root = q_.cfg.tree.nodes().back();
+    const LayerTable &last = rootLayers_.back();
+    const std::vector<Joint> &cs = statesOf(root.children.back());
+    rootStates_.limit = limit_;
+    for (size_t i = 0; i < last.items.size(); ++i)
+      for (size_t c = 0; c < cs.size() && ((i & 255) || c || checkDeadline()); ++c) {
+        Joint j;
+        for (int s = 0; s < 2; ++s)
+          j.v[s] = canonical(roundAcc(d, sumFinish(d, sumAdd(d, last.items[i].s[s], cs[c].v[s])), q_.cfg.acc));
+        rootStates_.insert(std::move(j), {int32_t(i), int32_t(c)});
+      }
+    rootStates_.seal();
+    maxLayer_ = std::max(maxLayer_, rootStates_.items.size());
+    rootStatesBuilt_ = true;
+    return rootStates_;
+  }
+
   /// Throws ResourceLimit once the command's deadline has passed (the whole exhaustive
   /// result is then discarded: it is all or nothing). Returns true otherwise.
   bool checkDeadline() const {
@@ -329,6 +374,8 @@ private:
   std::vector<LayerTable> rootLayers_;  // the root's fold layers, all but the last child
   Track track_;
   size_t maxLayer_ = 0;
+  RootTable rootStates_;
+  bool rootStatesBuilt_ = false;
 };
 
 /// The index of one of the 16 most recent witnesses that refutes (xa, xb) (the newest first),
@@ -349,6 +396,7 @@ void runExhaustiveNvfp4(const PairQuery &q, const ExhaustiveOptions &opt, const 
   const int n = E4m3ScaleCode::kMaxCode + 1;
   res.stats.groups = size_t(n) * size_t(n);
   long done = 0;
+  std::unique_ptr<TreeEval> shared;
   for (int xa = 0; xa < n; ++xa)
     for (int xb = 0; xb < n; ++xb, ++done) {
       if (q.budget && q.budget->passed())
@@ -358,7 +406,9 @@ void runExhaustiveNvfp4(const PairQuery &q, const ExhaustiveOptions &opt, const 
       if (opt.onlyPairs && !opt.onlyPairs(xa, xb)) continue;
       int verdict = recentWitness(q, res, xa, xb);
       if (verdict < 0) {
-        TreeEval te(q, decA, decB, xa, xb, opt.maxStates);
+        // post and post2 build the same trees for every pair: one evaluation serves them all.
+        if (!shared || !shared->codeFreeTrees()) shared = std::make_unique<TreeEval>(q, decA, decB, xa, xb, opt.maxStates);
+        TreeEval &te = *shared;
         ++res.stats.treeEvaluations;
         Track rootTrack;
         size_t maxLayer = te.maxLayer();
