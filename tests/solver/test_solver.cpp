@@ -127,24 +127,11 @@ TEST_CASE("solver = exhaustive: e2m1 k = 1..4, every named tree and a butterfly"
     for (const std::string &t : trees)
       for (auto &pl : kPairs)
         for (Relation rel : {Relation::Bitwise, Relation::Value}) {
-          // post2 depends on xa and xb separately, so the exhaustive engine cannot group code
-          // pairs by e: about 12 s per table (each engine) at k = 3 and 25 s at k = 4. Only k = 3
-          // seq bitwise here (test time: ./scripts/test stays under 30 minutes on two cores);
-          // every tree and relation at k = 3 and 4 runs under "[sweep]", the next test case
-          // (ctest solver_sweep with -DMXCERT_LONG_TESTS=ON).
-          if (k >= 3 && pl[0] == Placement::Post2 && (k == 4 || t != "seq" || rel != Relation::Bitwise)) continue;
+          // (post2 depends on xa and xb separately; the exhaustive engine evaluates its trees
+          // once for every code pair: every tree and relation at k = 3 and 4 takes 15 s.)
           compareWithExhaustive(query("e2m1", k, t, pl[0], pl[1], rel));
         }
   }
-}
-
-TEST_CASE("solver = exhaustive (sweep): e2m1 post2/post at k = 3 and 4, every tree and relation", "[.][sweep]") {
-  for (int k : {3, 4})
-    for (const char *t : {"seq", "pairwise", "fused", "((0 2) (1 3))"}) {
-      if (k == 3 && std::string(t) == "((0 2) (1 3))") continue;
-      for (Relation rel : {Relation::Bitwise, Relation::Value})
-        compareWithExhaustive(query("e2m1", k, t, Placement::Post2, Placement::Post, rel));
-    }
 }
 
 namespace {
