@@ -200,7 +200,7 @@ inline bool sameRootStep(Placement p, Placement q) {
   return p == q || (scalesLeaves(p) && scalesLeaves(q));
 }
 
-/// The shared-root rule (docs/solver.md, "Placements that differ only in their leaves"): for
+/// The shared-root rule (docs/solver.md, "The abstract analysis", the shared-root rule): for
 /// two placements with the same root step over the same tree, R1 = root(Tree(L1_1..L1_k)) and
 /// R2 = root(Tree(L2_1..L2_k)). Every operation of Tree and of the step is a function of its
 /// operands' values in the bitwise sense (class, sign, magnitude; the sign of a NaN and the
