@@ -47,6 +47,29 @@ bool witnessDisagrees(const PairQuery &q, const Witness &w, int xa, int xb) {
   return witnessDisagrees(withTree(q, Tree::parse(w.tree, q.cfg.k())), w.a, w.b, xa, xb);
 }
 
+LeafFilter::LeafFilter(const PairQuery &q, const std::vector<unsigned> &a, const std::vector<unsigned> &b)
+    : q_(&q) {
+  active_ = q.lhs != q.rhs && sameRootStep(q.lhs, q.rhs) && !q.cfg.nvfp4() && !q.cfg.anyOrder;
+  if (!active_) return;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+    if (std::find(leaves_.begin(), leaves_.end(), std::make_pair(a[i], b[i])) == leaves_.end())
+      leaves_.push_back({a[i], b[i]});
+}
+
+bool LeafFilter::mayDisagree(int xa, int xb) const {
+  if (!active_) return true;
+  CD d;
+  const Scales<CD> s = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
+  for (const auto &[ca, cb] : leaves_) {
+    const CVal a = decodeElement(d, q_->cfg.a, Integer(int64_t(ca)));
+    const CVal b = decodeElement(d, q_->cfg.b, Integer(int64_t(cb)));
+    const CVal l1 = placementLeaf(d, q_->lhs, q_->cfg, a, b, s);
+    const CVal l2 = placementLeaf(d, q_->rhs, q_->cfg, a, b, s);
+    if (!related(d, l1, l2, Relation::Bitwise)) return true;
+  }
+  return false;
+}
+
 PairQuery withTree(const PairQuery &q, const Tree &t) {
   PairQuery r = q;
   r.cfg = configWithTree(q.cfg, t);

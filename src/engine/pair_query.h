@@ -46,4 +46,23 @@ bool witnessDisagrees(const PairQuery &q, const Witness &w, int xa, int xb);
 /// q asked about the one tree t (any-order off).
 PairQuery withTree(const PairQuery &q, const Tree &t);
 
+/// A cheap necessary condition for witnessDisagrees on one input (a, b), by the shared-root
+/// rule (models/placement.h, someLeafDiffers): for two placements with the same root step
+/// (pre and dequant, MX), results that differ at (xa, xb) have some leaf whose two values
+/// differ bitwise. `mayDisagree` evaluates only the input's distinct leaves (a pattern has a
+/// few), not the tree: false means the full evaluation would find no difference. For other
+/// placement pairs it is always true. A filter only: a witness is still confirmed by
+/// witnessDisagrees.
+class LeafFilter {
+public:
+  LeafFilter(const PairQuery &q, const std::vector<unsigned> &a, const std::vector<unsigned> &b);
+  /// Whether the placements may differ on the input at (xa, xb).
+  bool mayDisagree(int xa, int xb) const;
+
+private:
+  const PairQuery *q_;
+  bool active_ = false;
+  std::vector<std::pair<unsigned, unsigned>> leaves_;  ///< the distinct (a_i, b_i)
+};
+
 }  // namespace mxcert::engine

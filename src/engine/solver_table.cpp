@@ -13,10 +13,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 namespace mxcert::engine {
 
@@ -219,6 +221,45 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(co
   return out;
 }
 
+/// Single products of every pair of element codes, one leaf each, the other leaves +0: for
+/// placement pairs with `dequant`, which rounds each scaled element (rnd(sa a) rnd(sb b)), so
+/// that its leaf depends on a and b apart and not only on their product. The shared-root rule
+/// (docs/solver.md) says pre and dequant differ only where some leaf differs, and one
+/// differing leaf beside +0 leaves usually shows at the root: these patterns refute those
+/// pairs without a solver query, and the pairs left are the ones where every leaf agrees
+/// (what the induction's equal invariant proves). Every positive finite code of each side
+/// where a side has at most 32 of them; else the smallest and largest significand of each
+/// exponent field (the codes where a scaled element starts and stops rounding, flushing or
+/// saturating). At most 32 x 32 patterns.
+std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> singleProductPatterns(const ModelConfig &c) {
+  auto codes = [](const ElementFormat &f) {
+    std::vector<unsigned> all;
+    for (unsigned code = 1; code < f.numCodes() / 2; ++code) {
+      const ElementValue v = decodeElementCode(f, code);
+      if (!v.nan && !v.inf) all.push_back(code);
+    }
+    if (all.size() <= 32) return all;
+    std::vector<unsigned> ends;  // codes are ordered by magnitude; fields: exponent, mantissa
+    const unsigned mOnes = (1u << f.mbits) - 1;
+    for (unsigned code : all) {
+      const unsigned m = code & mOnes;
+      if (m == 0 || m == mOnes || code == all.back()) ends.push_back(code);
+    }
+    return ends;
+  };
+  const std::vector<unsigned> as = codes(c.a), bs = codes(c.b);
+  std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> out;
+  const size_t k = size_t(c.k());
+  for (unsigned ca : as)
+    for (unsigned cb : bs) {
+      std::pair<std::vector<unsigned>, std::vector<unsigned>> p{std::vector<unsigned>(k, 0), std::vector<unsigned>(k, 0)};
+      p.first[0] = ca;
+      p.second[0] = cb;
+      out.push_back(std::move(p));
+    }
+  return out;
+}
+
 /// Restrictions for small counterexample queries, smallest first; the last is "all free".
 /// (1) two free leaves, the rest +0; (2) the largest non-root subtree held at maximal
 /// products except its last two leaves, which stay free with two leaves outside it (the
@@ -315,6 +356,10 @@ std::pair<Region, Region> split(const Region &r) {
 
 bool singlePair(const Region &r) { return r.count() == 1; }
 
+/// How often a region whose induction hit an encoding limit is halved before the unrolled
+/// query decides it (at most 2^6 pieces of one region).
+constexpr int kInductionSplitDepth = 6;
+
 }  // namespace
 
 namespace {
@@ -334,6 +379,7 @@ RegionCheck checkQuery(const PairQuery &q, const smt::Query &sq, const Region &r
   } catch (const EncodingLimit &e) {
     rc.verdict = smt::Verdict::Unknown;
     rc.reason = std::string("encoding too large: ") + e.what();
+    rc.tooLarge = true;
     return rc;
   } catch (const smt::BudgetExceeded &e) {
     rc.verdict = smt::Verdict::Unknown;
@@ -489,6 +535,7 @@ InductionCheck proveAnyOrder(const PairQuery &q, const Region &region, smt::Back
         out.reason += (out.reason.empty() ? "" : "; ") + std::string(toString(inv.mode)) + ": " +
                       (rc.reason.empty() ? std::string(toString(st)) + " step " + smt::toString(rc.verdict) : rc.reason);
         out.final = out.final || rc.final;
+        out.tooLarge = out.tooLarge || rc.tooLarge;
         ok = false;
         break;
       }
@@ -637,6 +684,9 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   const bool inductionFirst = !anyOrder && opt.inductionFirst && anyOrderUnsupported(q).empty();
   // Where the induction may still be tried: every pair, less the regions where it failed.
   CodeSet inductionScope = CodeSet::all();
+  // Halves of regions whose induction hit an encoding limit, with their split depth: tried
+  // before the rest of the scope (every one lies inside it).
+  std::vector<std::pair<Region, int>> inductionHalves;
   const CodeGroups cg = groupCodePairs(anyOrder ? withTree(q, trees.front()) : q, true);
   // Pairs where the induction failed on the pair alone: without a witness they are unknown.
   CodeSet inductionFailed;
@@ -658,12 +708,15 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
 
   auto pairIdx = [](int xa, int xb) { return size_t(xa) * kNumCodes + size_t(xb); };
   // Records witness w and attributes it to every undecided group it refutes.
-  auto addWitness = [&](const Witness &w, bool fromPattern) {
+  // `quick`, when set, is a cheap pre-test: a group it rejects is not evaluated (a filter
+  // only: at worst a witness is missed here and found later, never a wrong one recorded).
+  auto addWitness = [&](const Witness &w, bool fromPattern, const std::function<bool(int, int)> &quick = {}) {
     int idx = -1;
     for (size_t gi = 0; gi < cg.groups.size(); ++gi) {
       const auto &g = cg.groups[gi];
       if (groupWitness[gi] >= 0) continue;
       auto [rxa, rxb] = g.pairs.front();
+      if (quick && !quick(rxa, rxb)) continue;
       if (!witnessDisagrees(q, w, rxa, rxb)) continue;
       for (auto [xa, xb] : g.pairs)
         if (P.get(xa, xb))
@@ -715,21 +768,44 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   for (const Tree &t : anyOrder ? trees : std::vector<Tree>{q.cfg.tree})
     for (const auto &pt : patterns(anyOrder ? configWithTree(q.cfg, t) : q.cfg))
       structured.push_back(Witness{pt.first, pt.second, 0, 0, anyOrder ? t.sexpr() : std::string()});
-  for (Witness w : structured) {
+  // Single products come last (the patterns above keep the witnesses they found before).
+  // A single product beside +0 leaves is tried first on the one-leaf question (k = 1, the
+  // same codes): cheap at k = 32, and only a filter; the witness is confirmed at full k.
+  const size_t firstSingle = structured.size();
+  if (!anyOrder && (q.lhs == Placement::Dequant || q.rhs == Placement::Dequant))
+    for (const auto &pt : singleProductPatterns(q.cfg))
+      structured.push_back(Witness{pt.first, pt.second, 0, 0, std::string()});
+  PairQuery oneLeaf = q;
+  oneLeaf.cfg.tree = Tree::seq(1);
+  for (size_t wi = 0; wi < structured.size(); ++wi) {
+    Witness w = structured[wi];
+    // Cheap pre-tests before the full evaluation: the shared-root rule's leaf filter (a
+    // necessary condition for pre/dequant), and for a single product the one-leaf question.
+    const LeafFilter leafFilter(q, w.a, w.b);
+    std::function<bool(int, int)> quick = [&leafFilter](int xa, int xb) { return leafFilter.mayDisagree(xa, xb); };
+    if (wi >= firstSingle) {
+      const std::vector<unsigned> a1{w.a[0]}, b1{w.b[0]};
+      quick = [&leafFilter, &oneLeaf, a1, b1](int xa, int xb) {
+        return leafFilter.mayDisagree(xa, xb) && witnessDisagrees(oneLeaf, a1, b1, xa, xb);
+      };
+    }
     int before = int(res.witnesses.size());
     // Attribute only to groups outside C unless there is no prediction.
     for (size_t gi = 0; gi < cg.groups.size() && int(res.witnesses.size()) == before; ++gi) {
       const auto &g = cg.groups[gi];
       auto [rxa, rxb] = g.pairs.front();
       if (groupWitness[gi] >= 0 || (res.stats.usedClosedForm && C.get(rxa, rxb))) continue;
+      if (quick && !quick(rxa, rxb)) continue;
       if (witnessDisagrees(q, w, rxa, rxb)) {
         w.xa = rxa;
         w.xb = rxb;
-        addWitness(w, true);
+        addWitness(w, true, quick);
       }
     }
   }
-  log("structured witnesses: " + std::to_string(res.witnesses.size()));
+  log("structured witnesses: " + std::to_string(res.witnesses.size()) + " (" + std::to_string(structured.size()) +
+      " inputs, " + std::to_string(structured.size() - firstSingle) + " of them single products, over " +
+      std::to_string(cg.groups.size()) + " code groups)");
   // No closed form and a small block: the exhaustive engine (no solver) is the fastest way to
   // find the agree set there, and its witnesses. It runs once, on the pairs no witness refutes
   // yet, when the first region needs an unrolled query (the structured inputs and the
@@ -806,7 +882,13 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         // decides it.
         const CodeSet scoped = todo.intersect(inductionScope);
         if (scoped.count() > 0) {
-          const Region r = Guard::fromSet(scoped).regions.front();
+          Region r = Guard::fromSet(scoped).regions.front();
+          int depth = 0;
+          if (!inductionHalves.empty()) {
+            std::tie(r, depth) = inductionHalves.back();
+            inductionHalves.pop_back();
+            if (r.count() == 0) continue;
+          }
           InductionCheck ic = induce(everyTree, r);
           if (ic.verdict == smt::Verdict::Unsat) {
             ++res.stats.unsat;
@@ -816,6 +898,15 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
                 ", so for this one) " + r.str() + " (" + std::to_string(ic.steps.size()) +
                 " steps, " + std::to_string(ic.solverSeconds) + " s)");
             for (ProofRecord &st : ic.steps) res.proofs.push_back(std::move(st));
+          } else if (ic.tooLarge && !ic.final && !singlePair(r) && depth < kInductionSplitDepth) {
+            // An invariant's step did not fit the encoding's case-split limit, which the
+            // region's ranges set: its halves are tried with the induction again.
+            ++res.stats.splits;
+            log("no invariant fits at " + r.str() + " (" + ic.reason + "): its halves are tried");
+            auto [ra, rb] = split(r);
+            inductionHalves.push_back({rb, depth + 1});
+            inductionHalves.push_back({ra, depth + 1});
+            continue;
           } else {
             ++res.stats.inductionFailures;
             log("no invariant carries over at " + r.str() + " (" + ic.reason + "): the unrolled tree's query decides it");

@@ -58,6 +58,9 @@ struct RegionCheck {
   /// For unknown: a smaller region would not help (the command's deadline has passed, the
   /// query exceeds the term cap, or the solver ran out of memory), so callers do not split.
   bool final = false;
+  /// For unknown: the encoding hit a size limit (a case split over too many values), which
+  /// depends on the region's ranges: a smaller region may fit.
+  bool tooLarge = false;
   std::optional<ConcreteInput> cex;   ///< for sat: confirmed by the reference evaluator
   ProofRecord proof;                  ///< for unsat
 };
@@ -113,6 +116,7 @@ struct InductionCheck {
   std::vector<ProofRecord> steps;                ///< for unsat: one per step
   std::string reason;                            ///< for unknown: each invariant's failure
   bool final = false;                            ///< a smaller region would not help
+  bool tooLarge = false;                         ///< some invariant's step hit an encoding limit
   size_t queries = 0;
   double solverSeconds = 0;
 };
