@@ -16,6 +16,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -221,45 +222,78 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(co
   return out;
 }
 
-/// Single products of every pair of element codes, one leaf each, the other leaves +0: for
-/// placement pairs with `dequant`, which rounds each scaled element (rnd(sa a) rnd(sb b)), so
-/// that its leaf depends on a and b apart and not only on their product. The shared-root rule
-/// (docs/solver.md) says pre and dequant differ only where some leaf differs, and one
-/// differing leaf beside +0 leaves usually shows at the root: these patterns refute those
-/// pairs without a solver query, and the pairs left are the ones where every leaf agrees
-/// (what the induction's equal invariant proves). Every positive finite code of each side
-/// where a side has at most 32 of them; else the smallest and largest significand of each
-/// exponent field (the codes where a scaled element starts and stops rounding, flushing or
-/// saturating): e4m3 31 codes, e5m2 61 (61 x 61 = 3,721 inputs; with the pre-tests of
-/// runSolverTable they cost e5m2 k = 32 bf16 dequant/post about 1.6 s of its 8.7 s).
-std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> singleProductPatterns(const ModelConfig &c) {
-  auto codes = [](const ElementFormat &f) {
-    std::vector<unsigned> all;
-    for (unsigned code = 1; code < f.numCodes() / 2; ++code) {
-      const ElementValue v = decodeElementCode(f, code);
-      if (!v.nan && !v.inf) all.push_back(code);
+/// Single products for pre/dequant (docs/solver.md, "The table engine", step 2): a block with
+/// one leaf (a, b) and +0 elsewhere. By the shared-root rule the placements differ only where
+/// some leaf differs, and a lone differing leaf beside +0 leaves shows at the root, so where
+/// any element pair's leaves differ, one of these inputs refutes the pair. dequant's leaf
+/// rnd(rnd(2^sa a) rnd(2^sb b)) equals pre's rnd(2^e a b) whenever both scalings are exact, so
+/// only pairs with an inexact scaling of a at sa (or of b at sb) are candidates: the codes
+/// whose dequantized element is rounded, flushed, saturated or read as zero (DAZ), computed
+/// once per scale code. Every positive finite code is tried (no sample).
+class SingleProducts {
+public:
+  explicit SingleProducts(const PairQuery &q) : q_(q) {
+    ConcreteDomain d;
+    auto positives = [&](const ElementFormat &f, std::vector<unsigned> &codes, std::vector<CVal> &vals) {
+      for (unsigned code = 1; code < f.numCodes() / 2; ++code) {
+        CVal v = decodeElement(d, f, Integer(int64_t(code)));
+        if (v.nan || v.inf) continue;
+        codes.push_back(code);
+        vals.push_back(std::move(v));
+      }
+    };
+    positives(q.cfg.a, codesA_, valsA_);
+    positives(q.cfg.b, codesB_, valsB_);
+    inexactA_.resize(size_t(kNumCodes));
+    inexactB_.resize(size_t(kNumCodes));
+  }
+
+  /// A confirmed single-product witness at (xa, xb), if one exists.
+  std::optional<Witness> witness(int xa, int xb) {
+    ConcreteDomain d;
+    const Scales<ConcreteDomain> s = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
+    const std::vector<size_t> &ia = inexact(inexactA_[size_t(xa)], valsA_, s.sa);
+    const std::vector<size_t> &ib = inexact(inexactB_[size_t(xb)], valsB_, s.sb);
+    auto tryPair = [&](size_t i, size_t j) -> std::optional<Witness> {
+      const CVal l1 = placementLeaf(d, q_.lhs, q_.cfg, valsA_[i], valsB_[j], s);
+      const CVal l2 = placementLeaf(d, q_.rhs, q_.cfg, valsA_[i], valsB_[j], s);
+      if (related(d, l1, l2, Relation::Bitwise)) return std::nullopt;
+      Witness w{std::vector<unsigned>(size_t(q_.cfg.k()), 0), std::vector<unsigned>(size_t(q_.cfg.k()), 0), xa, xb, {}};
+      w.a[0] = codesA_[i];
+      w.b[0] = codesB_[j];
+      if (!witnessDisagrees(q_, w.a, w.b, xa, xb)) return std::nullopt;
+      return w;
+    };
+    for (size_t i : ia)
+      for (size_t j = 0; j < valsB_.size(); ++j)
+        if (auto w = tryPair(i, j)) return w;
+    for (size_t j : ib)
+      for (size_t i = 0; i < valsA_.size(); ++i)
+        if (auto w = tryPair(i, j)) return w;
+    return std::nullopt;
+  }
+
+private:
+  /// The indices of `vals` whose dequantized element at scale sc is not 2^sc v exactly
+  /// (cached in `slot`).
+  const std::vector<size_t> &inexact(std::optional<std::vector<size_t>> &slot, const std::vector<CVal> &vals,
+                                     const Integer &sc) {
+    if (!slot) {
+      ConcreteDomain d;
+      slot.emplace();
+      for (size_t i = 0; i < vals.size(); ++i) {
+        const CVal exact = scaleExact(d, vals[i], sc);
+        if (!related(d, dequantElement(d, q_.cfg.acc, vals[i], sc), exact, Relation::Bitwise)) slot->push_back(i);
+      }
     }
-    if (all.size() <= 32) return all;
-    std::vector<unsigned> ends;  // codes are ordered by magnitude; fields: exponent, mantissa
-    const unsigned mOnes = (1u << f.mbits) - 1;
-    for (unsigned code : all) {
-      const unsigned m = code & mOnes;
-      if (m == 0 || m == mOnes || code == all.back()) ends.push_back(code);
-    }
-    return ends;
-  };
-  const std::vector<unsigned> as = codes(c.a), bs = codes(c.b);
-  std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> out;
-  const size_t k = size_t(c.k());
-  for (unsigned ca : as)
-    for (unsigned cb : bs) {
-      std::pair<std::vector<unsigned>, std::vector<unsigned>> p{std::vector<unsigned>(k, 0), std::vector<unsigned>(k, 0)};
-      p.first[0] = ca;
-      p.second[0] = cb;
-      out.push_back(std::move(p));
-    }
-  return out;
-}
+    return *slot;
+  }
+
+  const PairQuery &q_;
+  std::vector<unsigned> codesA_, codesB_;
+  std::vector<CVal> valsA_, valsB_;
+  std::vector<std::optional<std::vector<size_t>>> inexactA_, inexactB_;  ///< per scale code
+};
 
 /// Restrictions for small counterexample queries, smallest first; the last is "all free".
 /// (1) two free leaves, the rest +0; (2) the largest non-root subtree held at maximal
@@ -769,34 +803,18 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   for (const Tree &t : anyOrder ? trees : std::vector<Tree>{q.cfg.tree})
     for (const auto &pt : patterns(anyOrder ? configWithTree(q.cfg, t) : q.cfg))
       structured.push_back(Witness{pt.first, pt.second, 0, 0, anyOrder ? t.sexpr() : std::string()});
-  // Single products come last (the patterns above keep the witnesses they found before).
-  // A single product beside +0 leaves is tried first on the one-leaf question (k = 1, the
-  // same codes): cheap at k = 32, and only a filter; the witness is confirmed at full k.
-  const size_t firstSingle = structured.size();
-  if (!anyOrder && (q.lhs == Placement::Dequant || q.rhs == Placement::Dequant))
-    for (const auto &pt : singleProductPatterns(q.cfg))
-      structured.push_back(Witness{pt.first, pt.second, 0, 0, std::string()});
-  PairQuery oneLeaf = q;
-  oneLeaf.cfg.tree = Tree::seq(1);
-  for (size_t wi = 0; wi < structured.size(); ++wi) {
-    Witness w = structured[wi];
-    // Cheap pre-tests before the full evaluation: the shared-root rule's leaf filter (a
-    // necessary condition for pre/dequant), and for a single product the one-leaf question.
+  for (Witness w : structured) {
+    // The shared-root rule's leaf filter (a necessary condition for pre/dequant) before the
+    // full evaluation.
     const LeafFilter leafFilter(q, w.a, w.b);
-    std::function<bool(int, int)> quick = [&leafFilter](int xa, int xb) { return leafFilter.mayDisagree(xa, xb); };
-    if (wi >= firstSingle) {
-      const std::vector<unsigned> a1{w.a[0]}, b1{w.b[0]};
-      quick = [&leafFilter, &oneLeaf, a1, b1](int xa, int xb) {
-        return leafFilter.mayDisagree(xa, xb) && witnessDisagrees(oneLeaf, a1, b1, xa, xb);
-      };
-    }
+    const std::function<bool(int, int)> quick = [&leafFilter](int xa, int xb) { return leafFilter.mayDisagree(xa, xb); };
     int before = int(res.witnesses.size());
     // Attribute only to groups outside C unless there is no prediction.
     for (size_t gi = 0; gi < cg.groups.size() && int(res.witnesses.size()) == before; ++gi) {
       const auto &g = cg.groups[gi];
       auto [rxa, rxb] = g.pairs.front();
       if (groupWitness[gi] >= 0 || (res.stats.usedClosedForm && C.get(rxa, rxb))) continue;
-      if (quick && !quick(rxa, rxb)) continue;
+      if (!quick(rxa, rxb)) continue;
       if (witnessDisagrees(q, w, rxa, rxb)) {
         w.xa = rxa;
         w.xb = rxb;
@@ -804,8 +822,23 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       }
     }
   }
-  log("structured witnesses: " + std::to_string(res.witnesses.size()) + " (" + std::to_string(structured.size()) +
-      " inputs, " + std::to_string(structured.size() - firstSingle) + " of them single products, over " +
+  // Single products (pre/dequant, a fixed tree): for every group still unrefuted, a leaf
+  // (a, b) whose pre and dequant values differ, the other leaves +0 (SingleProducts).
+  size_t singles = 0;
+  if (!anyOrder && q.lhs != q.rhs && sameRootStep(q.lhs, q.rhs) && !q.cfg.nvfp4()) {
+    SingleProducts sp(q);
+    for (size_t gi = 0; gi < cg.groups.size(); ++gi) {
+      const auto &g = cg.groups[gi];
+      auto [rxa, rxb] = g.pairs.front();
+      if (groupWitness[gi] >= 0 || (res.stats.usedClosedForm && C.get(rxa, rxb))) continue;
+      if (std::optional<Witness> w = sp.witness(rxa, rxb)) {
+        const LeafFilter leafFilter(q, w->a, w->b);
+        if (addWitness(*w, true, [&leafFilter](int xa, int xb) { return leafFilter.mayDisagree(xa, xb); })) ++singles;
+      }
+    }
+  }
+  log("structured witnesses: " + std::to_string(res.witnesses.size()) + " (" + std::to_string(singles) +
+      " of them single products; " + std::to_string(structured.size()) + " inputs over " +
       std::to_string(cg.groups.size()) + " code groups)");
   // No closed form and a small block: the exhaustive engine (no solver) is the fastest way to
   // find the agree set there, and its witnesses. It runs once, on the pairs no witness refutes
