@@ -2,12 +2,13 @@
 // reduction tree over k terms (`--tree any`), generic over the domain.
 //
 // Both placements reduce over the same tree: R = root(Tree(leaf(a_i, b_i))) (placement.h), where
-// every inner node rounds the exact sum of its children. For placements from {pre, post,
-// dequant} the tree values of each side carry a scale σ: σ = e for pre and dequant (their
-// leaves are scaled), σ = 0 for post. One side is the *base* B (post when exactly one side is
+// every inner node rounds the exact sum of its children. The tree values of each side carry
+// a scale σ: σ = e for pre and dequant (their leaves are scaled), σ = 0 for post and post2
+// (post2's leaves are post's; its scales enter at the root). One side is the *base* B (post when exactly one side is
 // post, else lhs), the other side O; the leaves of B are multiples of 2^g (g = qa + qb, the
 // product quantum) once B's scale is taken out. With XB = g + σ(B), XO = g + σ(O) and a unit
-// bound U (the largest finite |leaf| of B in units of 2^XB), the invariant on a subtree with
+// bound U (at least the largest finite |leaf| of B in units of 2^XB; the synthesizer rounds it
+// up where some n U is not representable, so that the node step can hold), the invariant on a subtree with
 // n leaves is the set I(n) of value pairs (VB, VO):
 //   * the same class: VB is NaN iff VO is, VB is an infinity iff VO is, of the same sign;
 //   * when finite, VB = (-1)^s N 2^XB with 0 <= N <= n U, and
@@ -73,16 +74,16 @@ struct Invariant {
   std::string str(Placement lhs, Placement rhs) const;
 };
 
-/// σ(p) as a term: e for pre and dequant, 0 for post. Throws for post2 (its root step is
-/// not an exact scaling of the tree; no invariant is written for it).
+/// σ(p) as a term: e for pre and dequant, 0 for post and post2 (whose leaves are post's,
+/// rnd(a_i b_i): the scales enter only at the root, which the root step evaluates).
 template <class D> typename D::Int sideScale(D &d, Placement p, const Scales<D> &s) {
   switch (p) {
   case Placement::Pre:
   case Placement::Dequant: return s.e;
-  case Placement::Post: return d.lit(0);
-  case Placement::Post2: break;
+  case Placement::Post:
+  case Placement::Post2: return d.lit(0);
   }
-  throw std::logic_error("no any-order invariant for post2");
+  throw std::logic_error("unknown placement");
 }
 
 /// A value's magnitude in units of 2^base: (whether it is a whole number of units, the

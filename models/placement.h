@@ -172,6 +172,30 @@ Val<D> placementLeaf(D &d, Placement p, const ModelConfig &cfg, const Val<D> &a,
   throw std::logic_error("placement");
 }
 
+/// rnd(V rnd(2^s)): post2's scaling by one of its scales. rnd(2^s) is 2^s itself for
+/// lo <= s <= emax (lo = emin - p + 1, the subnormal quantum; emin under ftz and daz, which
+/// flush the subnormal ones), +0 below lo (2^(lo-1) is half the quantum: a tie, rounded to
+/// the even +0, and anything smaller rounds to +0 under rne and rtz), and rnd(2^(emax+1))
+/// above emax (+inf under rne, the largest finite value under rtz). This is roundAcc(2^s)
+/// split by the range of s (tests/unit/test_placement_eval.cpp checks it for every s and
+/// every accumulator), written so that each arm multiplies V by a value with a constant
+/// significand: in the exact arm a scaling by 2^s, whose rounding a symbolic domain handles
+/// like post's, instead of the product of two variable significands.
+template <class D>
+Val<D> mulRoundedPow2(D &d, const Val<D> &V, const typename D::Int &s, const AccSpec &acc) {
+  const int lo = acc.subnormals == Subnormals::Keep ? acc.fmt.quantumExp() : acc.fmt.emin();
+  const int hi = acc.fmt.emax;
+  Select<D, Val<D>> sel(d);
+  const typename D::Bool below = d.lt(s, d.lit(lo)), above = d.lt(d.lit(hi), s);
+  sel.when(below, [&] { return roundAcc(d, mulExact(d, V, finiteVal(d, d.litB(false), d.lit(0), d.lit(lo))), acc); });
+  sel.when(above, [&] {
+    const Val<D> big = roundAcc(d, pow2Val(d, d.lit(hi + 1)), acc);
+    return roundAcc(d, mulExact(d, V, big), acc);
+  });
+  sel.when(d.land(d.lnot(below), d.lnot(above)), [&] { return roundAcc(d, scaleExact(d, V, s), acc); });
+  return sel.result();
+}
+
 /// The step placement p applies to its tree's result T:
 ///   pre, dequant: T; post: rnd(2^e T); post2: rnd(rnd(T rnd(2^sa)) rnd(2^sb)).
 /// Code 255 on either side gives NaN.
@@ -182,9 +206,7 @@ Val<D> placementRoot(D &d, Placement p, const ModelConfig &cfg, const Val<D> &T,
   if (p == Placement::Post) {
     r = roundAcc(d, scaleExact(d, T, s.e), cfg.acc);
   } else if (p == Placement::Post2) {
-    Val<D> Sa = roundAcc(d, pow2Val(d, s.sa), cfg.acc);
-    Val<D> Sb = roundAcc(d, pow2Val(d, s.sb), cfg.acc);
-    r = roundAcc(d, mulExact(d, roundAcc(d, mulExact(d, T, Sa), cfg.acc), Sb), cfg.acc);
+    r = mulRoundedPow2(d, mulRoundedPow2(d, T, s.sa, cfg.acc), s.sb, cfg.acc);
   }
   Select<D, Val<D>> sel(d);
   sel.when(s.codeNaN, [&] { return nanVal(d, r.X); });

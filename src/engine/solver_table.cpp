@@ -516,9 +516,6 @@ RegionCheck checkNvfp4Region(const PairQuery &q, const Nvfp4Region &region, smt:
 
 std::string anyOrderUnsupported(const PairQuery &q) {
   if (q.cfg.nvfp4()) return "nvfp4 (e4m3 scales are no powers of two; the invariant scales by 2^e)";
-  for (Placement p : {q.lhs, q.rhs})
-    if (p == Placement::Post2)
-      return "post2 (its root multiplies by rnd(2^sa) and rnd(2^sb), no exact scaling of the tree by one invariant)";
   return "";
 }
 
@@ -540,6 +537,38 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
       if (shift < 0) continue;  // below the grid: the leaf step fails, as it must
       inv.unit = max(inv.unit, r.N * Integer::pow2(unsigned(shift)));
     }
+  // The node step needs rnd(S) <= n U for every exact sum |S| <= n U (n <= k): true when n U
+  // itself is representable (rounding is monotone), false in general otherwise (bf16, e2m1:
+  // U = 144, 31 U = 4464 has 9 significant bits and rounds up to 4480). Where some n U is not
+  // representable, U is rounded up to the nearest value whose odd part has at most p - L bits
+  // (L = the bits of k), so that every n U has at most p bits; a larger U only weakens the
+  // invariant (the steps decide whether it still proves the region). No-op in f32.
+  {
+    auto representable = [&](const Integer &units) {
+      CVal v = finiteVal(d, false, units, Integer(int64_t(inv.grid)));
+      CVal r = roundAcc(d, v, q.cfg.acc);
+      return !r.inf && !r.nan && related(d, r, v, Relation::Bitwise);
+    };
+    auto allRepresentable = [&](const Integer &u) {
+      for (int n = 1; n <= q.cfg.k(); ++n)
+        if (!representable(u * Integer(n))) return false;
+      return true;
+    };
+    if (inv.unit.sign() > 0 && !allRepresentable(inv.unit)) {
+      int L = 0;
+      while ((1 << L) <= q.cfg.k()) ++L;
+      const int keep = q.cfg.acc.fmt.p - L;
+      if (keep >= 1) {
+        const int width = int(inv.unit.msb()) + 1;  // U < 2^width
+        if (width > keep) {
+          const unsigned sh = unsigned(width - keep);
+          // U rounded up to a multiple of 2^sh: an odd part of at most keep bits (or 2^width).
+          const Integer up = ((inv.unit + Integer::pow2(sh) - Integer(1)) >> sh) << sh;
+          if (allRepresentable(up)) inv.unit = up;
+        }
+      }
+    }
+  }
   std::vector<Invariant> out;
   auto scaled = [](Placement p) { return p == Placement::Pre || p == Placement::Dequant; };
   if (base == other || (scaled(base) && scaled(other))) {
@@ -549,7 +578,9 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
     out.push_back(eq);
   }
   out.push_back(inv);
-  if (base == Placement::Post && other != Placement::Post) {
+  // Mode zero (everything on O's side rounds away) cannot hold for post2, whose leaves are
+  // post's.
+  if (base == Placement::Post && other != Placement::Post && other != Placement::Post2) {
     inv.mode = InvariantMode::Zero;
     out.push_back(inv);
   }

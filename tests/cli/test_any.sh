@@ -12,7 +12,8 @@
 #  * export names the table "any" and the MLIR attribute says tree "any";
 #  * a fixed tree (k = 8 seq) proven by the every-tree induction (the default --proof auto)
 #    has --proof unrolled's agree set; check accepts it and rejects it without its root step;
-#  * bad input: any:0, any:1, any:x, any:65 exit 2; post2 and nvfp4 refused; eval refuses;
+#  * post2/post any at k = 4 (f32, bf16): solver = exhaustive, the certificate checks;
+#  * bad input: any:0, any:1, any:x, any:65 exit 2; nvfp4 refused; eval refuses;
 #    --proof x, --proof unrolled with --tree any or with --engine exhaustive exit 2.
 # Usage: test_any.sh path/to/mxcert
 . "$(dirname "$0")/lib.sh"
@@ -232,11 +233,30 @@ for t in any:0 any:1 any:x any:65 any: anyx; do
   expect_rc 2 "--tree $t"
   if [ "$(wc -l <"$ERR")" -eq 1 ] && grep -q -- "--tree" "$ERR"; then ok; else fail "--tree $t: not one line naming --tree: $(cat "$ERR")"; fi
 done
-run table --format mxfp4 --k 8 --tree any --lhs post2 --rhs post
-expect_rc 3 "post2 any"
-err_contains "no order-independent proof for post2" "post2 any message"
+# post2 (once refused here): its any-order table equals the exhaustive engine's over every
+# tree at k = 4, in bf16 too, and its certificate checks.
+for acc in f32 bf16; do
+  run table --format mxfp4 --k 4 --tree any --lhs post2 --rhs post --acc $acc --engine exhaustive --json -o "$TMP/p2ex.json"
+  expect_rc 0 "post2 any exhaustive $acc"
+  run table --format mxfp4 --k 4 --tree any --lhs post2 --rhs post --acc $acc --json -o "$TMP/p2so.json"
+  expect_rc 0 "post2 any solver $acc"
+  python3 - "$TMP/p2ex.json" "$TMP/p2so.json" <<'EOF' && ok || fail "post2 any ($acc): exhaustive and solver tables differ"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["agree"] == b["agree"], (a["agree"], b["agree"])
+assert b["agree_pairs"] < 65025, b["agree_pairs"]
+EOF
+  run check "$TMP/p2so.json"
+  expect_rc 0 "check post2 any $acc"
+done
+# prove: e = 0..1 includes xa = 248, xb = 6, where rnd(T 2^121) overflows (refuted, exit 1);
+# xa, xb in 100..150 stay clear of overflow and of the subnormal range (proven, exit 0).
 run prove --format mxfp4 --k 8 --tree any --lhs post2 --rhs post --guard "e:0..1"
-expect_rc 3 "prove post2 any"
+expect_rc 1 "prove post2 any, refuted"
+contains "--placements post2,post" "prove post2 any: a replayable counterexample"
+run prove --format mxfp4 --k 8 --tree any --lhs post2 --rhs post --guard "xa:100..150,xb:100..150"
+expect_rc 0 "prove post2 any, proven"
+contains "for every tree: 5 induction steps" "prove post2 any: the induction"
 run table --format nvfp4 --tree any
 expect_rc 2 "nvfp4 any"
 run eval --format mxfp4 --k 2 --tree any --xa 1 --xb 2 --a-vals "1 1" --b-vals "1 1"

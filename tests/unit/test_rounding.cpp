@@ -488,3 +488,34 @@ TEST_CASE("exact products: specials and signs", "[rounding][product]") {
   for (CVal v : evaluatePlacements(cfg, allPlacements(), ConcreteInput{{0xFC}, {0x3C}, 127, 127}))
     CHECK(bitsOf(v, cfg.acc.fmt) == 0xFF800000);
 }
+
+TEST_CASE("mulRoundedPow2 (post2's scaling) = rnd(V rnd(2^s)) for every s and accumulator", "[rounding][post2]") {
+  // post2 multiplies by rnd(2^sa) and rnd(2^sb); models/placement.h writes that step as a split
+  // on the range of s. Here it is compared with the definition, roundAcc of the product with
+  // roundAcc(2^s), bit for bit, for every s that a scale code or an extreme takes.
+  ConcreteDomain d;
+  std::vector<CVal> vals;
+  for (bool neg : {false, true}) {
+    for (int64_t N : {0, 1, 3, 5, 127, 255, 2047, 65535, 16777215})
+      for (int64_t X : {-160, -140, -130, -126, -30, -24, -14, -2, 0, 5, 15, 100, 127})
+        vals.push_back(fv(neg, Integer(N), X));
+    vals.push_back(CVal{false, true, neg, Integer(0), Integer(0)});  // ±inf
+  }
+  vals.push_back(CVal{true, false, false, Integer(0), Integer(0)});  // NaN
+  size_t compared = 0;
+  for (const std::string fmt : {"f32", "bf16", "f16", "f64"})
+    for (Rounding r : {RNE, RTZ})
+      for (Subnormals sub : {KEEP, FTZ, Subnormals::DAZ}) {
+        const AccSpec acc = accSpec(fmt, r, sub);
+        for (int64_t s = -300; s <= 300; ++s)
+          for (const CVal &v : vals) {
+            const CVal want = roundAcc(d, mulExact(d, v, roundAcc(d, pow2Val(d, Integer(s)), acc)), acc);
+            const CVal got = mulRoundedPow2(d, v, Integer(s), acc);
+            INFO(fmt << " " << toString(r) << " " << toString(sub) << " s = " << s << ", V = " << describe(v));
+            REQUIRE(related(d, got, want, Relation::Bitwise));
+            REQUIRE(bitsOf(got, acc.fmt) == bitsOf(want, acc.fmt));
+            ++compared;
+          }
+      }
+  CHECK(compared == size_t(4 * 2 * 3) * 601 * vals.size());
+}
