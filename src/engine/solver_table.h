@@ -103,12 +103,14 @@ CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Ba
                                double timeoutSec, double witnessTimeoutSec, bool tryPatterns = true,
                                const std::function<void(const std::string &)> &log = {});
 
-/// Why no order-independent proof is attempted for q ("" when one is): the placements must
-/// come from {pre, post, dequant} (post2's two root multiplications are no exact scaling of
-/// the tree) and the scales e8m0.
+/// Why no order-independent proof is attempted for q ("" when one is): the scales must be
+/// e8m0 (NVFP4's e4m3 scales are no powers of two). Every placement pair has an invariant to
+/// try (post2's tree values are post's: models/induction.h, sideScale).
 std::string anyOrderUnsupported(const PairQuery &q);
 /// The invariants tried on a region of an any-order question, in order (models/induction.h):
-/// mode Scaled, then (when one side is post and the other scaled) mode Zero.
+/// mode Equal (when both sides carry the same scale), mode Scaled, then (when one side is
+/// post and the other pre or dequant) mode Zero. The unit U is rounded up where some n U
+/// (n <= k) is not representable in the accumulator (docs/bounds.md).
 std::vector<Invariant> candidateInvariants(const PairQuery &q);
 /// The outcome of proving a region for every tree.
 struct InductionCheck {
