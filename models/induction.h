@@ -4,12 +4,12 @@
 // Both placements reduce over the same tree: R = root(Tree(leaf(a_i, b_i))) (placement.h), where
 // every inner node rounds the exact sum of its children. The tree values of each side carry
 // a scale σ: σ = e for pre and dequant (their leaves are scaled), σ = 0 for post and post2
-// (post2's leaves are post's; its scales enter at the root). One side is the *base* B (post when exactly one side is
-// post, else lhs), the other side O; the leaves of B are multiples of 2^g (g = qa + qb, the
-// product quantum) once B's scale is taken out. With XB = g + σ(B), XO = g + σ(O) and a unit
-// bound U (at least the largest finite |leaf| of B in units of 2^XB; the synthesizer rounds it
-// up where some n U is not representable, so that the node step can hold), the invariant on a subtree with
-// n leaves is the set I(n) of value pairs (VB, VO):
+// (post2's leaves are post's; its scales enter at the root). One side is the *base* B (post
+// when exactly one side is post, else lhs), the other side O; the leaves of B are multiples
+// of 2^g (g = qa + qb, the product quantum) once B's scale is taken out. With XB = g + σ(B),
+// XO = g + σ(O) and a unit bound U (at least the largest finite |leaf| of B in units of 2^XB;
+// the synthesizer rounds it up where some n U is not representable, so that the node step can
+// hold), the invariant on a subtree with n leaves is the set I(n) of value pairs (VB, VO):
 //   * the same class: VB is NaN iff VO is, VB is an infinity iff VO is, of the same sign;
 //   * when finite, VB = (-1)^s N 2^XB with 0 <= N <= n U, and
 //       mode Scaled: VO = (-1)^s N 2^XO  (VO = 2^(σ(O) - σ(B)) VB exactly, signed zeros too);

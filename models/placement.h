@@ -177,8 +177,8 @@ Val<D> placementLeaf(D &d, Placement p, const ModelConfig &cfg, const Val<D> &a,
 /// flush the subnormal ones), +0 below lo (2^(lo-1) is half the quantum: a tie, rounded to
 /// the even +0, and anything smaller rounds to +0 under rne and rtz), and rnd(2^(emax+1))
 /// above emax (+inf under rne, the largest finite value under rtz). This is roundAcc(2^s)
-/// split by the range of s (tests/unit/test_placement_eval.cpp checks it for every s and
-/// every accumulator), written so that each arm multiplies V by a value with a constant
+/// split by the range of s (tests/unit/test_rounding.cpp checks it for every s and every
+/// accumulator mode), written so that each arm multiplies V by a value with a constant
 /// significand: in the exact arm a scaling by 2^s, whose rounding a symbolic domain handles
 /// like post's, instead of the product of two variable significands.
 template <class D>
