@@ -2,6 +2,7 @@
 #include "gpu_replay/tensor_cores.h"
 
 #include <algorithm>
+#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -81,7 +82,7 @@ float roundToF32(bool neg, uint64_t S, int X, bool rz) {
 
 /// One fused step: the exact sum of the terms, each truncated to F bits below the largest
 /// exponent among them (F < 0: exact), rounded once to binary32.
-float fusedStep(const std::vector<Term> &ts, int F, bool rz) {
+float fusedStep(const std::vector<Term> &ts, int F, bool rz, bool zeroPlus) {
   bool nan = false, pinf = false, ninf = false, allNegZero = true, anyNonzero = false;
   int emax = -100000, xmin = 100000;
   for (const Term &t : ts) {
@@ -100,7 +101,7 @@ float fusedStep(const std::vector<Term> &ts, int F, bool rz) {
   if (nan || (pinf && ninf)) return nanf_();
   if (pinf) return bitsToFloat(0x7F800000u);
   if (ninf) return bitsToFloat(0xFF800000u);
-  if (!anyNonzero) return bitsToFloat(allNegZero ? 0x80000000u : 0u);
+  if (!anyNonzero) return bitsToFloat(allNegZero && !zeroPlus ? 0x80000000u : 0u);
   if (F >= 0) {
     const int u = emax - F;  // every kept term is a multiple of 2^u and below 2^(F+1) units
     int64_t S = 0;
@@ -159,6 +160,7 @@ std::string TcModel::name() const {
   std::ostringstream s;
   s << "g=" << g << ",F=" << (F < 0 ? std::string("exact") : std::to_string(F)) << "," << (rz ? "rz" : "rne");
   s << (scaleInside ? ",scale-inside" : ",scale-after");
+  if (zeroPlus) s << ",+0";
   return s.str();
 }
 
@@ -177,7 +179,7 @@ uint32_t tcModelDot(const TcModel &m, const mxcert::ModelConfig &cfg, const TcIn
       if (scaled && m.scaleInside) t.X += s.e;
       ts.push_back(t);
     }
-    acc = fusedStep(ts, m.F, m.rz);
+    acc = fusedStep(ts, m.F, m.rz, m.zeroPlus);
   }
   if (scaled && !m.scaleInside) acc = scaleRN(acc, s.e, 0);
   return canonicalBits(acc);
@@ -188,10 +190,11 @@ std::vector<TcModel> tcModelGrid(bool blockScaled, int k) {
   for (int inside = 0; inside <= (blockScaled ? 1 : 0); ++inside)
     for (int g : {1, 2, 4, 8, 16, 32}) {
       if (g > std::max(k, 1) && g != 32) continue;
-      for (int rz = 0; rz <= 1; ++rz) {
-        out.push_back(TcModel{g, -1, rz != 0, inside != 0});
-        for (int F = 8; F <= 30; ++F) out.push_back(TcModel{g, F, rz != 0, inside != 0});
-      }
+      for (int rz = 0; rz <= 1; ++rz)
+        for (int zp = 0; zp <= 1; ++zp) {
+          out.push_back(TcModel{g, -1, rz != 0, inside != 0, zp != 0});
+          for (int F = 8; F <= 30; ++F) out.push_back(TcModel{g, F, rz != 0, inside != 0, zp != 0});
+        }
     }
   return out;
 }
@@ -299,6 +302,11 @@ TensorCoreReport replayTensorCores(const Certificate &c, Backend &be, const Tens
     randoms.push_back(in);
   }
 
+  std::ofstream dump;
+  if (!opt.dumpPath.empty()) {
+    dump.open(opt.dumpPath, std::ios::trunc);
+    if (!dump) throw UsageError("--tc-dump: cannot write " + opt.dumpPath);
+  }
   for (int kind : {kTcFp8, kTcMxBlock}) {
     TcKindReport kr;
     kr.kind = kind;
@@ -310,19 +318,25 @@ TensorCoreReport replayTensorCores(const Certificate &c, Backend &be, const Tens
     const bool scaled = kind == kTcMxBlock;
     // Self-test: one-hot a against distinct b values, so that one product is nonzero and
     // every sane accumulation gives it exactly (times the scales).
+    // The operands are encoded in the MMA's own operand types (typeA, typeB): the same byte
+    // means 1.0 in e4m3 and 0.5 in e5m2.
+    const ElemFmt &mmaA = typeA == kTcE5M2 ? kE5M2 : kE4M3;
+    const ElemFmt &mmaB = typeB == kTcE5M2 ? kE5M2 : kE4M3;
+    const uint8_t oneA = uint8_t(encodeAs(mmaA, 1.0f));
+    const unsigned halfB = unsigned(encodeAs(mmaB, 0.5f));  // b_i: the 32 codes from 0.5 up
     std::vector<TcJob> jobs;
     std::vector<uint32_t> expect;
     for (int j = 0; j < 32; ++j) {
       TcJob t{};
       t.k = 32;
       for (int i = 0; i < 32; ++i) {
-        t.a[i] = i == j ? 0x38 : 0x00;  // 1.0 / +0 (e4m3)
-        t.b[i] = uint8_t(0x30 + i);      // 0.5 .. 7.5 (e4m3)
+        t.a[i] = i == j ? oneA : 0x00;  // 1.0 / +0
+        t.b[i] = uint8_t(halfB + unsigned(i));
       }
       t.xa = 129;
       t.xb = 124;
       jobs.push_back(t);
-      const float bj = decodeElement(kE4M3, 0x30u + unsigned(j));
+      const float bj = decodeElement(mmaB, halfB + unsigned(j));
       expect.push_back(canonicalBits(scaled ? scaleRN(bj, -1, 0) : bj));
     }
     const size_t nSelf = jobs.size();
@@ -392,6 +406,12 @@ TensorCoreReport replayTensorCores(const Certificate &c, Backend &be, const Tens
     }
     for (size_t i = 0; i < inputs.size(); ++i) {
       const uint32_t t = treeBits(inputs[i], scaled);
+      if (dump) {
+        nlohmann::json line{{"kind", kind == kTcFp8 ? "fp8" : "mx-block-scaled"}, {"where", inputs[i].where},
+                            {"a", inputs[i].a}, {"b", inputs[i].b}, {"xa", inputs[i].xa}, {"xb", inputs[i].xb},
+                            {"hw", hex32(hw[i])}, {"tree", hex32(t)}};
+        dump << line.dump() << "\n";
+      }
       if (t == hw[i]) {
         ++kr.treeMatches;
       } else if (kr.firstTreeMismatch.empty()) {

@@ -13,7 +13,8 @@
 // accumulator are aligned to the largest exponent among them, every term is truncated to F
 // bits below that exponent, the group is summed exactly and rounded to binary32 (RNE or
 // toward zero); with the scales applied after the dot (scale-after) or to every product
-// before the alignment (scale-inside). The report lists every parameter set that reproduces
+// before the alignment (scale-inside); a sum of zeros is +0 or, as in IEEE addition, -0 when
+// every term is -0. The report lists every parameter set that reproduces
 // every hardware result, or the closest ones.
 //
 // The element values of e2m1, e2m3 and e3m2 are fed as their exact e4m3 images (same values,
@@ -29,6 +30,12 @@ namespace mxreplay {
 
 struct TensorCoreOptions {
   long randomInputs = 4096;
+  /// When not empty: every input run through an MMA is written to this file, one JSON object
+  /// per line ({"kind", "where", "a", "b", "xa", "xb", "hw", "tree"}: element codes of the
+  /// certificate's formats, the hardware's result bits and the model's post over the
+  /// certificate's tree, both unscaled D for the FP8 kind), so that the accumulation can be
+  /// studied off the device.
+  std::string dumpPath;
 };
 
 /// One accumulation model of the characterization family (see file comment).
@@ -37,6 +44,10 @@ struct TcModel {
   int F = -1;             ///< kept bits below the largest exponent; -1: exact (no truncation)
   bool rz = false;        ///< rounding of each step: toward zero, else nearest-even
   bool scaleInside = false;  ///< block-scaled: scales applied to the products before alignment
+  /// A step whose terms are all zeros gives +0, also when every term is -0 (IEEE addition
+  /// gives -0 there): a fixed-point sum has no signed zero. Name suffix ",+0". An H200's FP8
+  /// MMA behaves so (docs/replay.md, "On real hardware").
+  bool zeroPlus = false;
   std::string name() const;
 };
 

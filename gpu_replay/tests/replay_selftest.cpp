@@ -322,6 +322,42 @@ void testTensorCoreModels() {
   std::printf("tc: g=1/exact/rne equals post over seq on 1500 inputs; the planted model %s is recovered "
               "(IEEE seq model: %ld of 600 mismatches)\n",
               planted.name().c_str(), seqMismatches);
+
+  // The sign of a zero sum (an H200's FP8 MMA gives +0 where every product is -0): k = 2 with
+  // products of both signs of zero and small values; the +0 model is recovered, and it differs
+  // from IEEE exactly on the inputs whose products are all -0.
+  const ModelConfig cfg2 = config("e4m3", "e4m3", 2, "seq", false);
+  const TcModel plus{1, -1, false, false, true};
+  std::vector<TcInput> in2;
+  std::vector<uint32_t> hw2;
+  long allNegZero = 0;
+  const unsigned codes[] = {0x00, 0x80, 0x38, 0xB8, 0x30};  // +0, -0, 1, -1, 0.5
+  for (unsigned a0 : codes)
+    for (unsigned b0 : codes)
+      for (unsigned a1 : codes)
+        for (unsigned b1 : codes) {
+          TcInput in;
+          in.a = {a0, a1};
+          in.b = {b0, b1};
+          in2.push_back(in);
+          hw2.push_back(tcModelDot(plus, cfg2, in, false));
+          auto negZero = [](unsigned a, unsigned b) {
+            const bool za = (a & 0x7F) == 0, zb = (b & 0x7F) == 0;
+            return (za || zb) && (((a ^ b) & 0x80) != 0);
+          };
+          allNegZero += negZero(a0, b0) && negZero(a1, b1) ? 1 : 0;
+        }
+  long plusBad = -1, ieeeBad = -1;
+  for (const auto &[m, bad] : characterize(cfg2, in2, hw2, false, false)) {
+    if (m.g == 1 && m.F < 0 && !m.rz && m.zeroPlus) plusBad = bad;
+    if (m.g == 1 && m.F < 0 && !m.rz && !m.zeroPlus) ieeeBad = bad;
+  }
+  check(plusBad == 0, "tc: the +0 model reproduces its own outputs");
+  check(allNegZero > 0 && ieeeBad == allNegZero,
+        "tc: the +0 model differs from IEEE exactly where every product is -0");
+  std::printf("tc: zero sums: %s recovered; the IEEE model differs on the %ld of %zu inputs whose products "
+              "are all -0\n",
+              plus.name().c_str(), ieeeBad, in2.size());
 }
 
 }  // namespace

@@ -251,6 +251,8 @@ bad_input)
   run 2 "$D/e2m1_k2_seq_pre-post_bitwise.json" --exhaustive --only "e:zz" "${H[@]}" && err_line "--only:"
   run 2 "$D/e2m1_k2_seq_pre-post_bitwise.json" --tensor-cores --device host &&
     err_line "--tensor-cores needs --device cuda"
+  run 2 "$D/e2m1_k2_seq_pre-post_bitwise.json" --tc-dump "$T/tc.jsonl" "${H[@]}" &&
+    err_line "--tc-dump needs --tensor-cores"
   run 2 "$D/e2m1_k4_pairwise_pre-post_bitwise.json" --exhaustive --max-work 1000 "${H[@]}" &&
     err_line "exhaustive space too large"
   ;;
