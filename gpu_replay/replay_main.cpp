@@ -3,6 +3,7 @@
 //   mxcert-replay TABLE.json [--device auto|cuda|hip|host] [--exhaustive] [--tensor-cores]
 //                 [--json] [--max-pairs N] [--max-work N] [--only GUARD] [--samples N]
 //                 [--tc-random N] [--tc-dump FILE] [--threads N] [--progress | --quiet]
+//   mxcert-replay TABLE.json --tc-from-dump FILE [--json]
 //   mxcert-replay --backend-info cuda|hip|host
 //
 // Exit codes (SPEC §8): 0 the device agrees with the model everywhere (and every claim checked
@@ -25,10 +26,27 @@
 
 namespace {
 
+/// The last line of a tensor-core report. The verdict is the post placement at the witness
+/// code pairs; how the hardware's own accumulation compares with post over the tree is a
+/// measurement, reported above it.
+std::string tensorCoreVerdict(const mxreplay::TensorCoreReport &r) {
+  if (!r.ok())
+    return "result: FAILED — the hardware's post differs from the model's at a witness code pair (first case "
+           "above; exit 1)\n";
+  long inputs = 0, differ = 0;
+  for (const auto &k : r.results)
+    if (k.run) inputs += k.inputs, differ += k.inputs - k.treeMatches;
+  return std::string("result: OK — the hardware's post equals the model's at every witness code pair") +
+         (differ ? "; its accumulation differs from post over the certificate's tree on " + std::to_string(differ) +
+                       " of " + std::to_string(inputs) + " inputs (measured above, not a failure)\n"
+                 : "; its accumulation equals post over the certificate's tree on every input\n");
+}
+
 const char *kUsage =
     "usage: mxcert-replay TABLE.json [--device auto|cuda|hip|host] [--exhaustive] [--tensor-cores]\n"
     "                     [--json] [--max-pairs N] [--max-work N] [--only GUARD] [--samples N]\n"
     "                     [--tc-random N] [--tc-dump FILE] [--threads N] [--progress | --quiet]\n"
+    "       mxcert-replay TABLE.json --tc-from-dump FILE [--json]\n"
     "       mxcert-replay --backend-info cuda|hip|host\n"
     "Replays a certified guard table (mxcert certificate) with binary32 device arithmetic and\n"
     "compares every result with the reference evaluator.\n"
@@ -43,6 +61,7 @@ const char *kUsage =
     "  --samples N      exhaustive: random device-vs-model comparisons (default 2000)\n"
     "  --tc-random N    tensor cores: random inputs besides the witnesses (default 4096)\n"
     "  --tc-dump FILE   tensor cores: every input and the hardware's result, a JSON line each\n"
+    "  --tc-from-dump F the tensor-core report from results recorded by --tc-dump (no device)\n"
     "  --threads N      host backend worker threads (default: all hardware threads)\n"
     "  --progress       exhaustive: a progress line on stderr even when it is not a terminal\n"
     "  --quiet          no progress line (shown by default when stderr is a terminal)\n"
@@ -116,7 +135,8 @@ int main(int argc, char **argv) {
   std::string file, device = "auto";
   bool exhaustive = false, json = false, tensorCores = false, progressFlag = false, quiet = false;
   long maxPairs = 0, samples = 2000, tcRandom = 4096;
-  std::string tcDump;
+  std::string tcDump, tcFromDump;
+  bool deviceGiven = false;
   double maxWork = 0;
   std::optional<mxcert::Guard> only;
   try {
@@ -140,6 +160,7 @@ int main(int argc, char **argv) {
         return 0;
       } else if (a == "--device") {
         device = value();
+        deviceGiven = true;
         if (device != "auto" && device != "cuda" && device != "hip" && device != "host")
           fail("unknown --device '" + device + "' (expected auto, cuda, hip or host)");
       } else if (a == "--exhaustive") {
@@ -162,6 +183,8 @@ int main(int argc, char **argv) {
         tcRandom = parseLong(a, value(), 0, 10000000);
       } else if (a == "--tc-dump") {
         tcDump = value();
+      } else if (a == "--tc-from-dump") {
+        tcFromDump = value();
       } else if (a == "--threads") {
         setHostThreads(int(parseLong(a, value(), 1, 256)));
       } else if (a == "--only") {
@@ -182,6 +205,11 @@ int main(int argc, char **argv) {
     if (file.empty()) fail("no table given (usage: mxcert-replay TABLE.json [--device cuda|hip|host] ...)");
     if (exhaustive && tensorCores) fail("--exhaustive and --tensor-cores are separate modes");
     if (!tcDump.empty() && !tensorCores) fail("--tc-dump needs --tensor-cores");
+    if (!tcFromDump.empty()) {
+      if (exhaustive || !tcDump.empty() || deviceGiven)
+        fail("--tc-from-dump analyses recorded results: no --exhaustive, --tc-dump or --device with it");
+      tensorCores = true;
+    }
     if (only && !exhaustive) fail("--only applies to --exhaustive");
 
     const mxcert::certs::Certificate cert = mxcert::certs::readCertificate(file);
@@ -189,6 +217,22 @@ int main(int argc, char **argv) {
     makeProblem(cert.config, cert.lhs, cert.rhs, cert.relation);
     if (tensorCores && cert.config.nvfp4())
       fail("--tensor-cores: nvfp4 (e4m3 scales) is not supported (the tensor-core mode runs e4m3/e5m2 MMAs with e8m0 scales); replay it without --tensor-cores");
+    if (!tcFromDump.empty()) {
+      // Recorded tensor-core results: nothing is run, no device is opened.
+      const TensorCoreReport r = analyzeRecordedTensorCores(cert, tcFromDump);
+      nlohmann::json out{{"schema", "mxcert-replay"}, {"schema_version", 1}, {"file", file}, {"backend", "recorded"},
+                         {"device", tcFromDump}, {"config", describeConfig(cert)}};
+      out["result"] = toJson(r, cert);
+      out["ok"] = r.ok();
+      std::string text = "mxcert-replay: " + file + "\nconfig: " + describeConfig(cert) + "\ndevice: recorded — " +
+                         tcFromDump + "\n" + toText(r, cert) + tensorCoreVerdict(r);
+      if (json)
+        std::cout << out.dump(2) << "\n";
+      else
+        std::cout << text;
+      std::cout.flush();
+      return r.ok() ? 0 : 1;
+    }
     if (tensorCores && device != "cuda" && device != "auto")
       fail("--tensor-cores needs --device cuda (tensor-core MMA is NVIDIA only)");
 
@@ -228,17 +272,7 @@ int main(int argc, char **argv) {
       out["result"] = toJson(r, cert);
       text += toText(r, cert);
       ok = r.ok();
-      // The verdict is the post placement at the witness code pairs; how the hardware's own
-      // accumulation compares with post over the tree is a measurement, reported above.
-      long inputs = 0, differ = 0;
-      for (const auto &k : r.results)
-        if (k.run) inputs += k.inputs, differ += k.inputs - k.treeMatches;
-      if (ok) {
-        text += "result: OK — the hardware's post equals the model's at every witness code pair";
-        text += differ ? "; its accumulation differs from post over the certificate's tree on " + std::to_string(differ) +
-                             " of " + std::to_string(inputs) + " inputs (measured above, not a failure)\n"
-                       : "; its accumulation equals post over the certificate's tree on every input\n";
-      }
+      text += tensorCoreVerdict(r);
     } else if (exhaustive) {
       ExhaustiveOptions o;
       o.maxWork = maxWork;
@@ -261,7 +295,7 @@ int main(int argc, char **argv) {
       ok = r.ok();
     }
     out["ok"] = ok;
-    if (!(ok && tensorCores))
+    if (!tensorCores)
       text += ok ? "result: OK — the device agrees with the model everywhere\n"
                : "result: FAILED — the device disagrees with the model, or a claim of the certificate does not hold on it (first case above; exit 1)\n";
     if (json)

@@ -220,6 +220,110 @@ bool TensorCoreReport::ok() const {
   return true;
 }
 
+namespace {
+
+/// The model's post over the certificate's tree (scaled) or its tree sum D (unscaled), bits.
+uint32_t treeBits(const mxcert::ModelConfig &cfg, const Problem &P, const TcInput &in, bool scaled) {
+  const ElemFmt fa = elemFmtOf(cfg.a), fb = elemFmtOf(cfg.b);
+  float av[kMaxK], bv[kMaxK], leaves[kMaxK];
+  for (int i = 0; i < cfg.k(); ++i) {
+    av[i] = decodeElement(fa, in.a[size_t(i)]);
+    bv[i] = decodeElement(fb, in.b[size_t(i)]);
+    leaves[i] = mulRN(av[i], bv[i], P.ftz);
+  }
+  if (scaled) return canonicalBits(evalPlacementValues(P, kPost, av, bv, int(in.xa), int(in.xb)));
+  return canonicalBits(evalTree(P.tree, leaves, P.ftz));
+}
+
+/// The witnesses as MMA inputs: FP8 (unscaled), one dot each, scaled afterwards at every
+/// claimed pair; block-scaled, every claimed pair is its own MMA.
+std::vector<TcInput> witnessInputs(const Certificate &c, bool scaled) {
+  std::vector<TcInput> inputs;
+  for (size_t w = 0; w < c.witnesses.size(); ++w) {
+    const auto &W = c.witnesses[w];
+    if (!scaled) {
+      inputs.push_back(TcInput{W.a, W.b, 127, 127, "witness " + std::to_string(w)});
+      continue;
+    }
+    const mxcert::CodeSet s = W.refutes.toSet();
+    for (int xa = 0; xa <= mxcert::kMaxCode; ++xa)
+      for (int xb = 0; xb <= mxcert::kMaxCode; ++xb)
+        if (s.get(xa, xb))
+          inputs.push_back(TcInput{W.a, W.b, unsigned(xa), unsigned(xb), "witness " + std::to_string(w)});
+  }
+  return inputs;
+}
+
+/// Fills kr (kind and witnessInputs set) from the inputs and the hardware's results (canonical
+/// f32 bits; unscaled D for FP8): post at every witness code pair, post over the tree on every
+/// input, and the characterization; writes every input to dump when given.
+void analyzeKind(const Certificate &c, const std::vector<TcInput> &inputs, const std::vector<uint32_t> &hw,
+                 TcKindReport &kr, std::ostream *dump) {
+  const auto &cfg = c.config;
+  const Problem P = makeProblem(cfg, mxcert::Placement::Post, mxcert::Placement::Post, c.relation);
+  const int kind = kr.kind;
+  const bool scaled = kind == kTcMxBlock;
+  kr.run = true;
+  kr.inputs = long(inputs.size());
+  // The post placement at every witness code pair.
+  for (size_t i = 0; i < size_t(kr.witnessInputs); ++i) {
+    const auto &W = inputs[i];
+    auto check = [&](unsigned xa, unsigned xb, uint32_t hwPost) {
+      PointDetail d;
+      d.where = W.where;
+      d.a = W.a;
+      d.b = W.b;
+      d.xa = xa;
+      d.xb = xb;
+      const mxcert::CVal m = mxcert::evaluatePlacement(cfg, mxcert::Placement::Post, mxcert::ConcreteInput{W.a, W.b, xa, xb});
+      d.model[0] = d.model[1] = uint32_t(mxcert::encodeBits(m, cfg.acc.fmt));
+      d.device[0] = d.device[1] = hwPost;
+      d.deviceRelated = d.modelRelated = true;
+      ++kr.postPoints;
+      if (hwPost == d.model[0]) ++kr.postAgree;
+      else if (!kr.firstPostDisagree) kr.firstPostDisagree = d;
+    };
+    if (scaled) {
+      check(W.xa, W.xb, hw[i]);
+    } else {
+      const mxcert::CodeSet s = c.witnesses[i].refutes.toSet();
+      for (int xa = 0; xa <= mxcert::kMaxCode; ++xa)
+        for (int xb = 0; xb <= mxcert::kMaxCode; ++xb)
+          if (s.get(xa, xb))
+            check(unsigned(xa), unsigned(xb), canonicalBits(scaleRN(bitsToFloat(hw[i]), xa + xb - 254, 0)));
+    }
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const uint32_t t = treeBits(cfg, P, inputs[i], scaled);
+    if (dump) {
+      nlohmann::json line{{"kind", kind == kTcFp8 ? "fp8" : "mx-block-scaled"}, {"where", inputs[i].where},
+                          {"a", inputs[i].a}, {"b", inputs[i].b}, {"xa", inputs[i].xa}, {"xb", inputs[i].xb},
+                          {"hw", hex32(hw[i])}, {"tree", hex32(t)}};
+      *dump << line.dump() << "\n";
+    }
+    if (t == hw[i]) {
+      ++kr.treeMatches;
+    } else if (kr.firstTreeMismatch.empty()) {
+      std::ostringstream s;
+      s << inputs[i].where << " (xa " << inputs[i].xa << ", xb " << inputs[i].xb << "): hardware " << hex32(hw[i])
+        << " (" << f32Decimal(hw[i]) << "), post over tree " << cfg.tree.sexpr() << " " << hex32(t) << " ("
+        << f32Decimal(t) << ")";
+      kr.firstTreeMismatch = s.str();
+    }
+  }
+  // Characterization on at most 8192 inputs (the witnesses first).
+  std::vector<TcInput> sub;
+  std::vector<uint32_t> subHw;
+  const size_t step = std::max<size_t>(1, inputs.size() / 8192);
+  for (size_t i = 0; i < inputs.size(); i += step) {
+    sub.push_back(inputs[i]);
+    subHw.push_back(hw[i]);
+  }
+  kr.ranking = characterize(cfg, sub, subHw, scaled, scaled);
+}
+
+}  // namespace
+
 TensorCoreReport replayTensorCores(const Certificate &c, Backend &be, const TensorCoreOptions &opt) {
   const PluginV1 &api = be.api();
   if (!api.runTensorCores || !api.tensorCoreKinds)
@@ -233,7 +337,7 @@ TensorCoreReport replayTensorCores(const Certificate &c, Backend &be, const Tens
   const auto &cfg = c.config;
   const int k = cfg.k();
   if (k > 64) throw UsageError("--tensor-cores: k > 64");
-  Problem P = makeProblem(cfg, mxcert::Placement::Post, mxcert::Placement::Post, c.relation);
+  makeProblem(cfg, mxcert::Placement::Post, mxcert::Placement::Post, c.relation);
   const ElemFmt fa = elemFmtOf(cfg.a), fb = elemFmtOf(cfg.b);
   const int typeA = cfg.a.name == "e5m2" ? kTcE5M2 : kTcE4M3;
   const int typeB = cfg.b.name == "e5m2" ? kTcE5M2 : kTcE4M3;
@@ -252,17 +356,6 @@ TensorCoreReport replayTensorCores(const Certificate &c, Backend &be, const Tens
     j.xa = uint8_t(in.xa);
     j.xb = uint8_t(in.xb);
     return j;
-  };
-  // The model's post over the certificate's tree (scaled) or its tree sum D (unscaled).
-  auto treeBits = [&](const TcInput &in, bool scaled) {
-    float av[kMaxK], bv[kMaxK], leaves[kMaxK];
-    for (int i = 0; i < k; ++i) {
-      av[i] = decodeElement(fa, in.a[size_t(i)]);
-      bv[i] = decodeElement(fb, in.b[size_t(i)]);
-      leaves[i] = mulRN(av[i], bv[i], P.ftz);
-    }
-    if (scaled) return canonicalBits(evalPlacementValues(P, kPost, av, bv, int(in.xa), int(in.xb)));
-    return canonicalBits(evalTree(P.tree, leaves, P.ftz));
   };
 
   // Random inputs (deterministic): uniform codes, one large product among small ones, and
@@ -342,19 +435,7 @@ TensorCoreReport replayTensorCores(const Certificate &c, Backend &be, const Tens
     const size_t nSelf = jobs.size();
     // Inputs: the witnesses (FP8: one dot each, scaled afterwards at every claimed pair;
     // block-scaled: every claimed pair is its own MMA), then the random ones.
-    std::vector<TcInput> inputs;
-    for (size_t w = 0; w < c.witnesses.size(); ++w) {
-      const auto &W = c.witnesses[w];
-      if (!scaled) {
-        inputs.push_back(TcInput{W.a, W.b, 127, 127, "witness " + std::to_string(w)});
-        continue;
-      }
-      const mxcert::CodeSet s = W.refutes.toSet();
-      for (int xa = 0; xa <= mxcert::kMaxCode; ++xa)
-        for (int xb = 0; xb <= mxcert::kMaxCode; ++xb)
-          if (s.get(xa, xb))
-            inputs.push_back(TcInput{W.a, W.b, unsigned(xa), unsigned(xb), "witness " + std::to_string(w)});
-    }
+    std::vector<TcInput> inputs = witnessInputs(c, scaled);
     kr.witnessInputs = long(inputs.size());
     inputs.insert(inputs.end(), randoms.begin(), randoms.end());
     for (const TcInput &in : inputs) jobs.push_back(makeJob(in));
@@ -374,63 +455,76 @@ TensorCoreReport replayTensorCores(const Certificate &c, Backend &be, const Tens
                          "; the MMA operand layout assumption does not hold on this device, results not interpreted");
     std::vector<uint32_t> hw(out.begin() + long(nSelf), out.end());
     for (auto &h : hw) h = canonicalBits(bitsToFloat(h));
-    kr.run = true;
-    kr.inputs = long(inputs.size());
-    // The post placement at every witness code pair.
-    for (size_t i = 0; i < size_t(kr.witnessInputs); ++i) {
-      const auto &W = inputs[i];
-      auto check = [&](unsigned xa, unsigned xb, uint32_t hwPost) {
-        PointDetail d;
-        d.where = W.where;
-        d.a = W.a;
-        d.b = W.b;
-        d.xa = xa;
-        d.xb = xb;
-        const mxcert::CVal m = mxcert::evaluatePlacement(cfg, mxcert::Placement::Post, mxcert::ConcreteInput{W.a, W.b, xa, xb});
-        d.model[0] = d.model[1] = uint32_t(mxcert::encodeBits(m, cfg.acc.fmt));
-        d.device[0] = d.device[1] = hwPost;
-        d.deviceRelated = d.modelRelated = true;
-        ++kr.postPoints;
-        if (hwPost == d.model[0]) ++kr.postAgree;
-        else if (!kr.firstPostDisagree) kr.firstPostDisagree = d;
-      };
-      if (scaled) {
-        check(W.xa, W.xb, hw[i]);
-      } else {
-        const mxcert::CodeSet s = c.witnesses[i].refutes.toSet();
-        for (int xa = 0; xa <= mxcert::kMaxCode; ++xa)
-          for (int xb = 0; xb <= mxcert::kMaxCode; ++xb)
-            if (s.get(xa, xb))
-              check(unsigned(xa), unsigned(xb), canonicalBits(scaleRN(bitsToFloat(hw[i]), xa + xb - 254, 0)));
-      }
+    analyzeKind(c, inputs, hw, kr, dump.is_open() ? &dump : nullptr);
+    rep.results.push_back(kr);
+  }
+  return rep;
+}
+
+TensorCoreReport analyzeRecordedTensorCores(const Certificate &c, const std::string &path) {
+  const auto &cfg = c.config;
+  const int k = cfg.k();
+  if (k > 64) throw UsageError("--tensor-cores: k > 64");
+  makeProblem(cfg, mxcert::Placement::Post, mxcert::Placement::Post, c.relation);
+  std::ifstream f(path);
+  if (!f) throw UsageError("--tc-from-dump: cannot read " + path);
+  std::vector<TcInput> inputs[2];
+  std::vector<uint32_t> hw[2];
+  std::vector<long> lineOf[2];
+  std::string text;
+  long lineNo = 0;
+  while (std::getline(f, text)) {
+    ++lineNo;
+    if (text.empty()) continue;
+    const std::string at = "--tc-from-dump: " + path + " line " + std::to_string(lineNo) + ": ";
+    try {
+      const nlohmann::json j = nlohmann::json::parse(text);
+      const std::string kind = j.at("kind").get<std::string>();
+      if (kind != "fp8" && kind != "mx-block-scaled") throw UsageError(at + "unknown kind '" + kind + "'");
+      const int kk = kind == "fp8" ? kTcFp8 : kTcMxBlock;
+      TcInput in;
+      in.where = j.at("where").get<std::string>();
+      in.a = j.at("a").get<std::vector<unsigned>>();
+      in.b = j.at("b").get<std::vector<unsigned>>();
+      in.xa = j.at("xa").get<unsigned>();
+      in.xb = j.at("xb").get<unsigned>();
+      if (int(in.a.size()) != k || int(in.b.size()) != k)
+        throw UsageError(at + "a and b must have k = " + std::to_string(k) + " codes");
+      for (size_t i = 0; i < size_t(k); ++i)
+        if (in.a[i] >= unsigned(cfg.a.numCodes()) || in.b[i] >= unsigned(cfg.b.numCodes()))
+          throw UsageError(at + "an element code outside " + cfg.a.name + " x " + cfg.b.name);
+      if (in.xa > 254 || in.xb > 254) throw UsageError(at + "xa and xb must be e8m0 codes 0..254");
+      const std::string h = j.at("hw").get<std::string>();
+      if (h.size() != 10 || h.compare(0, 2, "0x") != 0 || h.find_first_not_of("0123456789abcdefABCDEF", 2) != std::string::npos)
+        throw UsageError(at + "hw must be 0x and 8 hex digits");
+      inputs[kk].push_back(in);
+      hw[kk].push_back(canonicalBits(bitsToFloat(uint32_t(std::stoul(h.substr(2), nullptr, 16)))));
+      lineOf[kk].push_back(lineNo);
+    } catch (const nlohmann::json::exception &e) {
+      throw UsageError(at + "not a --tc-dump line (" + std::string(e.what()) + ")");
     }
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const uint32_t t = treeBits(inputs[i], scaled);
-      if (dump) {
-        nlohmann::json line{{"kind", kind == kTcFp8 ? "fp8" : "mx-block-scaled"}, {"where", inputs[i].where},
-                            {"a", inputs[i].a}, {"b", inputs[i].b}, {"xa", inputs[i].xa}, {"xb", inputs[i].xb},
-                            {"hw", hex32(hw[i])}, {"tree", hex32(t)}};
-        dump << line.dump() << "\n";
-      }
-      if (t == hw[i]) {
-        ++kr.treeMatches;
-      } else if (kr.firstTreeMismatch.empty()) {
-        std::ostringstream s;
-        s << inputs[i].where << " (xa " << inputs[i].xa << ", xb " << inputs[i].xb << "): hardware " << hex32(hw[i])
-          << " (" << f32Decimal(hw[i]) << "), post over tree " << cfg.tree.sexpr() << " " << hex32(t) << " ("
-          << f32Decimal(t) << ")";
-        kr.firstTreeMismatch = s.str();
-      }
+  }
+  TensorCoreReport rep;
+  rep.kinds = "recorded in " + path + " (no device opened)";
+  for (int kind : {kTcFp8, kTcMxBlock}) {
+    TcKindReport kr;
+    kr.kind = kind;
+    if (inputs[kind].empty()) {
+      kr.skipped = "not in the recorded file";
+      rep.results.push_back(kr);
+      continue;
     }
-    // Characterization on at most 8192 inputs (the witnesses first).
-    std::vector<TcInput> sub;
-    std::vector<uint32_t> subHw;
-    const size_t step = std::max<size_t>(1, inputs.size() / 8192);
-    for (size_t i = 0; i < inputs.size(); i += step) {
-      sub.push_back(inputs[i]);
-      subHw.push_back(hw[i]);
+    // The recorded witness inputs must be this certificate's, in order.
+    const std::vector<TcInput> want = witnessInputs(c, kind == kTcMxBlock);
+    for (size_t i = 0; i < want.size(); ++i) {
+      const TcInput *got = i < inputs[kind].size() ? &inputs[kind][i] : nullptr;
+      if (!got || got->where != want[i].where || got->a != want[i].a || got->b != want[i].b || got->xa != want[i].xa ||
+          got->xb != want[i].xb)
+        throw UsageError("--tc-from-dump: " + path + (got ? " line " + std::to_string(lineOf[kind][i]) : std::string()) +
+                         ": not recorded from this certificate (" + want[i].where + " differs or is missing)");
     }
-    kr.ranking = characterize(cfg, sub, subHw, scaled, scaled);
+    kr.witnessInputs = long(want.size());
+    analyzeKind(c, inputs[kind], hw[kind], kr, nullptr);
     rep.results.push_back(kr);
   }
   return rep;

@@ -90,6 +90,12 @@ struct TensorCoreReport {
 TensorCoreReport replayTensorCores(const mxcert::certs::Certificate &c, Backend &be,
                                    const TensorCoreOptions &opt);
 
+/// The same report from a file written earlier by --tc-dump for this certificate (on a
+/// device), on any machine: no device is opened, and the hardware results are the recorded
+/// ones. Throws UsageError naming the line when the file is malformed or was not recorded from
+/// this certificate (its witness inputs differ from the certificate's).
+TensorCoreReport analyzeRecordedTensorCores(const mxcert::certs::Certificate &c, const std::string &path);
+
 /// Characterizes hardware results: ranks the grid's models by mismatches against `hw`
 /// (f32 bits per input; unscaled D when !scaled). Used by replayTensorCores and the tests.
 std::vector<std::pair<TcModel, long>> characterize(const mxcert::ModelConfig &cfg,

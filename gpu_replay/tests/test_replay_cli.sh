@@ -251,7 +251,7 @@ bad_input)
   run 2 "$D/e2m1_k2_seq_pre-post_bitwise.json" --exhaustive --only "e:zz" "${H[@]}" && err_line "--only:"
   run 2 "$D/e2m1_k2_seq_pre-post_bitwise.json" --tensor-cores --device host &&
     err_line "--tensor-cores needs --device cuda"
-  run 2 "$D/e2m1_k2_seq_pre-post_bitwise.json" --tc-dump "$T/tc.jsonl" "${H[@]}" &&
+  run 2 "$D/e2m1_k2_seq_pre-post_bitwise.json" --tc-dump "$TMP/tc.jsonl" "${H[@]}" &&
     err_line "--tc-dump needs --tensor-cores"
   run 2 "$D/e2m1_k4_pairwise_pre-post_bitwise.json" --exhaustive --max-work 1000 "${H[@]}" &&
     err_line "exhaustive space too large"
@@ -272,6 +272,52 @@ no_device)
   # auto falls back to the host, and says so.
   HIP_VISIBLE_DEVICES= ROCR_VISIBLE_DEVICES= CUDA_VISIBLE_DEVICES= run 0 "$D/e2m1_k2_seq_pre-post_bitwise.json" --threads 2 &&
     has "note: --device auto fell back to the host"
+  ;;
+recorded_h200)
+  # Tensor-core results recorded on an NVIDIA H200 (--tc-dump; DATA_DIR/h200/README.md), read
+  # back with --tc-from-dump: no device is opened, so this runs everywhere.
+  H2=$D/h200
+  run 0 "$H2/e2m1_k2_seq_pre-post_bitwise.json" --tc-from-dump "$H2/tc-e2m1_k2_seq_pre-post_bitwise.jsonl" &&
+    has "inputs: 749 dot products (2 from witnesses)" &&
+    has "post placement at the witnesses' code pairs: hardware agrees with the model at 14556 of 14556" &&
+    has "hardware equals post over the certificate's tree (0 1) on 597 of 749 inputs" &&
+    has "first difference: random 8 (xa 64, xb 64): hardware 0x00000000 (0), post over tree (0 1) 0x80000000 (-0)" &&
+    has "accumulation models reproducing every hardware result (144): [g=1,F=exact,rne,scale-after,+0]" &&
+    has "skipped: not in the recorded file" &&
+    has "its accumulation differs from post over the certificate's tree on 152 of 749 inputs"
+  # Every one of the 152 differences is a zero sum of -0 products that the MMA returns as +0.
+  n=$(grep -c '"hw":"0x00000000".*"tree":"0x80000000"' "$H2/tc-e2m1_k2_seq_pre-post_bitwise.jsonl")
+  if [ "$n" != 152 ]; then echo "FAIL: 152 +0/-0 differences expected, $n found"; fails=$((fails + 1)); fi
+  E4=$H2/e4m3xe4m3_f32_rne_keep_k32_seq_pre-post_bitwise
+  run 0 "$E4.json" --tc-from-dump "$H2/tc-e4m3xe4m3_f32_rne_keep_k32_seq_pre-post_bitwise.jsonl" &&
+    has "post placement at the witnesses' code pairs: hardware agrees with the model at 18801 of 18801" &&
+    has "on 173 of 307 inputs" &&
+    has "first difference: random 2 (xa 177, xb 178): hardware 0xC718C7E1 (-39111.88)" &&
+    has "no model of the family reproduces every result; closest: [g=32,F=exact,rz,scale-after: 52 mismatches]"
+  run 0 "$E4.json" --tc-from-dump "$H2/tc-e4m3xe4m3_f32_rne_keep_k32_seq_pre-post_bitwise.jsonl" --json &&
+    python3 - "$TMP/out" <<'PY' || fails=$((fails + 1))
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = d["result"]["kinds"][0]
+assert d["backend"] == "recorded" and d["ok"] is True, d
+assert (k["inputs"], k["witness_inputs"], k["post_points"], k["post_agree"], k["tree_matches"]) == (307, 7, 18801, 18801, 173), k
+assert k["models"][0]["mismatches"] == 52, k["models"][0]
+print("   json: 307 inputs, 18801 of 18801 witness pairs, 173 tree matches, closest model 52 mismatches")
+PY
+  # A hardware result changed at a witness: the verdict fails (exit 1).
+  sed '1s/"hw":"0x[0-9A-F]*"/"hw":"0x3F800000"/' "$H2/tc-e2m1_k2_seq_pre-post_bitwise.jsonl" >"$TMP/bad_hw.jsonl"
+  run 1 "$H2/e2m1_k2_seq_pre-post_bitwise.json" --tc-from-dump "$TMP/bad_hw.jsonl" &&
+    has "result: FAILED — the hardware's post differs from the model's at a witness code pair"
+  # Bad input: another certificate's recording, a corrupt line, a missing file, --device.
+  run 2 "$E4.json" --tc-from-dump "$H2/tc-e2m1_k2_seq_pre-post_bitwise.jsonl" &&
+    err_line "line 1: a and b must have k = 32 codes"
+  run 2 "$D/e2m1_k2_seq_pre-post_value.json" --tc-from-dump "$H2/tc-e2m1_k2_seq_pre-post_bitwise.jsonl" &&
+    err_line "not recorded from this certificate (witness 0 differs or is missing)"
+  { head -n 5 "$H2/tc-e2m1_k2_seq_pre-post_bitwise.jsonl"; echo '{"kind":"fp8","where":"random 9"'; } >"$TMP/cut.jsonl"
+  run 2 "$H2/e2m1_k2_seq_pre-post_bitwise.json" --tc-from-dump "$TMP/cut.jsonl" && err_line "cut.jsonl line 6: not a --tc-dump line"
+  run 2 "$H2/e2m1_k2_seq_pre-post_bitwise.json" --tc-from-dump "$TMP/none.jsonl" && err_line "--tc-from-dump: cannot read"
+  run 2 "$H2/e2m1_k2_seq_pre-post_bitwise.json" --tc-from-dump "$H2/tc-e2m1_k2_seq_pre-post_bitwise.jsonl" --device host &&
+    err_line "--tc-from-dump analyses recorded results: no --exhaustive, --tc-dump or --device with it"
   ;;
 *)
   echo "unknown case $CASE"
