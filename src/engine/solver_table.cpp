@@ -776,9 +776,14 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   // Records witness w and attributes it to every undecided group it refutes.
   // `quick`, when set, is a cheap pre-test: a group it rejects is not evaluated (a filter
   // only: at worst a witness is missed here and found later, never a wrong one recorded).
+  // The command's deadline (or a signal) during the structured inputs, which evaluate whole
+  // blocks on every code group (tens of thousands in f16): checked every 256 groups, so that
+  // --timeout holds there too; the pairs not reached stay undecided (unknown).
+  auto outOfTime = [&](size_t gi) { return (gi & 255) == 0 && q.budget && q.budget->passed(); };
   auto addWitness = [&](const Witness &w, bool fromPattern, const std::function<bool(int, int)> &quick = {}) {
     int idx = -1;
     for (size_t gi = 0; gi < cg.groups.size(); ++gi) {
+      if (outOfTime(gi)) break;
       const auto &g = cg.groups[gi];
       if (groupWitness[gi] >= 0) continue;
       auto [rxa, rxb] = g.pairs.front();
@@ -842,6 +847,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     int before = int(res.witnesses.size());
     // Attribute only to groups outside C unless there is no prediction.
     for (size_t gi = 0; gi < cg.groups.size() && int(res.witnesses.size()) == before; ++gi) {
+      if (outOfTime(gi)) break;
       const auto &g = cg.groups[gi];
       auto [rxa, rxb] = g.pairs.front();
       if (groupWitness[gi] >= 0 || (res.stats.usedClosedForm && C.get(rxa, rxb))) continue;
@@ -859,6 +865,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   if (!anyOrder && q.lhs != q.rhs && sameRootStep(q.lhs, q.rhs) && !q.cfg.nvfp4()) {
     SingleProducts sp(q);
     for (size_t gi = 0; gi < cg.groups.size(); ++gi) {
+      if (outOfTime(gi)) break;
       const auto &g = cg.groups[gi];
       auto [rxa, rxb] = g.pairs.front();
       if (groupWitness[gi] >= 0 || (res.stats.usedClosedForm && C.get(rxa, rxb))) continue;
