@@ -217,28 +217,14 @@ int main(int argc, char **argv) {
     makeProblem(cert.config, cert.lhs, cert.rhs, cert.relation);
     if (tensorCores && cert.config.nvfp4())
       fail("--tensor-cores: nvfp4 (e4m3 scales) is not supported (the tensor-core mode runs e4m3/e5m2 MMAs with e8m0 scales); replay it without --tensor-cores");
-    if (!tcFromDump.empty()) {
-      // Recorded tensor-core results: nothing is run, no device is opened.
-      const TensorCoreReport r = analyzeRecordedTensorCores(cert, tcFromDump);
-      nlohmann::json out{{"schema", "mxcert-replay"}, {"schema_version", 1}, {"file", file}, {"backend", "recorded"},
-                         {"device", tcFromDump}, {"config", describeConfig(cert)}};
-      out["result"] = toJson(r, cert);
-      out["ok"] = r.ok();
-      std::string text = "mxcert-replay: " + file + "\nconfig: " + describeConfig(cert) + "\ndevice: recorded — " +
-                         tcFromDump + "\n" + toText(r, cert) + tensorCoreVerdict(r);
-      if (json)
-        std::cout << out.dump(2) << "\n";
-      else
-        std::cout << text;
-      std::cout.flush();
-      return r.ok() ? 0 : 1;
-    }
     if (tensorCores && device != "cuda" && device != "auto")
       fail("--tensor-cores needs --device cuda (tensor-core MMA is NVIDIA only)");
 
     std::unique_ptr<Backend> be;
     std::string autoNote;
-    if (device == "auto") {
+    if (!tcFromDump.empty()) {
+      // Recorded tensor-core results: nothing is run, no device is opened.
+    } else if (device == "auto") {
       for (const char *kind : {"cuda", "hip"}) {
         try {
           be = Backend::open(kind);
@@ -254,21 +240,22 @@ int main(int argc, char **argv) {
     } else {
       be = Backend::open(device);
     }
-    if (tensorCores && be->kind() != "cuda") fail("--tensor-cores needs --device cuda (tensor-core MMA is NVIDIA only)");
+    if (be && tensorCores && be->kind() != "cuda") fail("--tensor-cores needs --device cuda (tensor-core MMA is NVIDIA only)");
 
     // Versioned like mxcert's --json documents (docs/cli.md): a removed or renamed key
     // increments schema_version.
-    nlohmann::json out{{"schema", "mxcert-replay"}, {"schema_version", 1}, {"file", file}, {"backend", be->kind()}, {"device", be->deviceName()},
+    const std::string backendKind = be ? be->kind() : "recorded", deviceName = be ? be->deviceName() : tcFromDump;
+    nlohmann::json out{{"schema", "mxcert-replay"}, {"schema_version", 1}, {"file", file}, {"backend", backendKind}, {"device", deviceName},
                        {"config", describeConfig(cert)}};
     std::string text = "mxcert-replay: " + file + "\nconfig: " + describeConfig(cert) + "\ndevice: " +
-                       be->kind() + " — " + be->deviceName() + "\n";
-    if (!autoNote.empty() && be->kind() == "host") text += "note: --device auto fell back to the host (" + autoNote + ")\n";
+                       backendKind + " — " + deviceName + "\n";
+    if (!autoNote.empty() && backendKind == "host") text += "note: --device auto fell back to the host (" + autoNote + ")\n";
     bool ok = true;
     if (tensorCores) {
       TensorCoreOptions o;
       o.randomInputs = tcRandom;
       o.dumpPath = tcDump;
-      const TensorCoreReport r = replayTensorCores(cert, *be, o);
+      const TensorCoreReport r = be ? replayTensorCores(cert, *be, o) : analyzeRecordedTensorCores(cert, tcFromDump);
       out["result"] = toJson(r, cert);
       text += toText(r, cert);
       ok = r.ok();

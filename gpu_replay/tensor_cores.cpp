@@ -149,6 +149,9 @@ int encodeAs(const ElemFmt &f, float v) {
 const ElemFmt kE4M3{4, 3, 7, kSpecialsNanOnlyMax};
 const ElemFmt kE5M2{5, 2, 15, kSpecialsIeee};
 
+/// The kind's key in --json and --tc-dump lines.
+const char *kindKey(int kind) { return kind == kTcFp8 ? "fp8" : "mx-block-scaled"; }
+
 std::string kindName(int kind) {
   return kind == kTcFp8 ? "fp8 mma.sync (e4m3/e5m2 -> f32, scales applied after the MMA)"
                         : "block-scaled MX MMA (kind::mxf8f6f4, e8m0 scales applied by the hardware)";
@@ -296,7 +299,7 @@ void analyzeKind(const Certificate &c, const std::vector<TcInput> &inputs, const
   for (size_t i = 0; i < inputs.size(); ++i) {
     const uint32_t t = treeBits(cfg, P, inputs[i], scaled);
     if (dump) {
-      nlohmann::json line{{"kind", kind == kTcFp8 ? "fp8" : "mx-block-scaled"}, {"where", inputs[i].where},
+      nlohmann::json line{{"kind", kindKey(kind)}, {"where", inputs[i].where},
                           {"a", inputs[i].a}, {"b", inputs[i].b}, {"xa", inputs[i].xa}, {"xb", inputs[i].xb},
                           {"hw", hex32(hw[i])}, {"tree", hex32(t)}};
       *dump << line.dump() << "\n";
@@ -480,8 +483,8 @@ TensorCoreReport analyzeRecordedTensorCores(const Certificate &c, const std::str
     try {
       const nlohmann::json j = nlohmann::json::parse(text);
       const std::string kind = j.at("kind").get<std::string>();
-      if (kind != "fp8" && kind != "mx-block-scaled") throw UsageError(at + "unknown kind '" + kind + "'");
-      const int kk = kind == "fp8" ? kTcFp8 : kTcMxBlock;
+      if (kind != kindKey(kTcFp8) && kind != kindKey(kTcMxBlock)) throw UsageError(at + "unknown kind '" + kind + "'");
+      const int kk = kind == kindKey(kTcFp8) ? kTcFp8 : kTcMxBlock;
       TcInput in;
       in.where = j.at("where").get<std::string>();
       in.a = j.at("a").get<std::vector<unsigned>>();
@@ -534,7 +537,7 @@ nlohmann::json toJson(const TensorCoreReport &r, const Certificate &c) {
   nlohmann::json j{{"mode", "tensor-cores"}, {"device_mma", r.kinds}, {"ok", r.ok()}};
   nlohmann::json kinds = nlohmann::json::array();
   for (const auto &k : r.results) {
-    nlohmann::json x{{"kind", k.kind == kTcFp8 ? "fp8" : "mx-block-scaled"}, {"run", k.run}};
+    nlohmann::json x{{"kind", kindKey(k.kind)}, {"run", k.run}};
     if (!k.run) {
       x["skipped"] = k.skipped;
       kinds.push_back(x);
