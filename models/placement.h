@@ -190,7 +190,19 @@ Val<D> mulRoundedPow2(D &d, const Val<D> &V, const typename D::Int &s, const Acc
   sel.when(below, [&] { return roundAcc(d, mulExact(d, V, finiteVal(d, d.litB(false), d.lit(0), d.lit(lo))), acc); });
   sel.when(above, [&] {
     const Val<D> big = roundAcc(d, pow2Val(d, d.lit(hi + 1)), acc);
-    return roundAcc(d, mulExact(d, V, big), acc);
+    // A finite |V| >= 2 overflows whatever big is: |V big| >= 2 (2 - 2^-p) 2^(emax+1) >=
+    // 2^(emax+1) (big is +inf, or (2 - 2^(1-p)) 2^emax under rtz), so rnd(V big) is the
+    // overflow value rnd(±2^(emax+1)), a constant: a symbolic domain need not round the
+    // product of V's significand with big's through every binade to find that out.
+    Select<D, Val<D>> ov(d);
+    const Interval nr = d.range(V.N);
+    if (nr.hi.sign() > 0) {
+      const typename D::Bool atLeast2 =
+          d.land(isFinite(d, V), valueAtLeastPow2(d, V.N, nr, V.X, 1, nr.hi.msb()));
+      ov.when(atLeast2, [&] { return roundAcc(d, finiteVal(d, V.neg, d.lit(1), d.lit(hi + 1), 1), acc); });
+    }
+    ov.when(d.litB(true), [&] { return roundAcc(d, mulExact(d, V, big), acc); });
+    return ov.result();
   });
   sel.when(d.land(d.lnot(below), d.lnot(above)), [&] { return roundAcc(d, scaleExact(d, V, s), acc); });
   return sel.result();

@@ -391,6 +391,63 @@ std::pair<Region, Region> split(const Region &r) {
 
 bool singlePair(const Region &r) { return r.count() == 1; }
 
+/// The boxes (xa range x xb range) inside which every scaling of the two placements keeps one
+/// form, so that a region inside a box folds each such scaling to one arm. post2 multiplies by
+/// rnd(2^s) for s = x - 127 (models/placement.h, mulRoundedPow2): +0 below the accumulator's
+/// quantum 2^lo (lo = emin under ftz and daz), 2^s up to emax, rnd(2^(emax+1)) above. Its
+/// first scaling, by 2^sa, of a tree value V on the grid 2^g of the products (g = the sum of
+/// the element quanta) moreover never rounds below the accumulator's quantum once
+/// sa + g >= lo (it may still overflow), and may below that: a cut at xa = lo - g + 127 too,
+/// which keeps the few codes where post2's double rounding in the subnormals can differ
+/// (e2m1 f16: xa = 103, 104) out of the regions where it cannot. A region across these lines makes the solver reason through every
+/// arm's rounding at once; e2m1 k = 2 f16 rtz post2/post: one root step over both "above" arms
+/// and the exact ones took 62 s, its pieces well under half of that. One box (everything)
+/// when neither placement is post2. The boxes partition 0..254 x 0..254, so taking regions
+/// box by box covers the same pairs.
+std::vector<std::pair<CodeRange, CodeRange>> scaleArmBoxes(const PairQuery &q) {
+  auto ranges = [](std::vector<int> cuts) {
+    std::sort(cuts.begin(), cuts.end());
+    std::vector<CodeRange> out;
+    int from = 0;
+    for (int cut : cuts)
+      if (cut > from && cut <= kMaxCode) {
+        out.push_back({from, cut - 1});
+        from = cut;
+      }
+    out.push_back({from, kMaxCode});
+    return out;
+  };
+  std::vector<CodeRange> ra{{0, kMaxCode}}, rb{{0, kMaxCode}};
+  if (q.lhs == Placement::Post2 || q.rhs == Placement::Post2) {
+    const AccSpec &acc = q.cfg.acc;
+    const int lo = (acc.subnormals == Subnormals::Keep ? acc.fmt.quantumExp() : acc.fmt.emin()) + 127;
+    const int hi = acc.fmt.emax + 127;
+    const int g = q.cfg.a.quantumExp() + q.cfg.b.quantumExp();
+    ra = ranges({lo, lo - g, hi + 1});
+    rb = ranges({lo, hi + 1});
+  }
+  std::vector<std::pair<CodeRange, CodeRange>> boxes;
+  for (const CodeRange &a : ra)
+    for (const CodeRange &b : rb) boxes.push_back({a, b});
+  return boxes;
+}
+
+/// The first region of `s` inside the first box of `boxes` that meets it (s nonempty).
+Region firstRegionByBox(const CodeSet &s, const std::vector<std::pair<CodeRange, CodeRange>> &boxes) {
+  for (const auto &[ra, rb] : boxes) {
+    CodeSet inBox;
+    bool any = false;
+    for (int a = ra.lo; a <= ra.hi; ++a)
+      for (int b = rb.lo; b <= rb.hi; ++b)
+        if (s.get(a, b)) {
+          inBox.set(a, b);
+          any = true;
+        }
+    if (any) return Guard::fromSet(inBox).regions.front();
+  }
+  return Guard::fromSet(s).regions.front();
+}
+
 /// How often a region whose induction hit an encoding limit is halved before the unrolled
 /// query decides it (at most 2^6 pieces of one region).
 constexpr int kInductionSplitDepth = 6;
@@ -748,6 +805,8 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   PairQuery everyTree = q;
   everyTree.cfg = everyTreeConfig(q.cfg);
   const bool inductionFirst = !anyOrder && opt.inductionFirst && anyOrderUnsupported(q).empty();
+  // Regions are taken box by box (scaleArmBoxes): each stays inside one form of every scaling.
+  const std::vector<std::pair<CodeRange, CodeRange>> armBoxes = scaleArmBoxes(q);
   // Where the induction may still be tried: every pair, less the regions where it failed.
   CodeSet inductionScope = CodeSet::all();
   // Halves of regions whose induction hit an encoding limit, with their split depth: tried
@@ -954,7 +1013,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         // decides it.
         const CodeSet scoped = todo.intersect(inductionScope);
         if (scoped.count() > 0) {
-          Region r = Guard::fromSet(scoped).regions.front();
+          Region r = firstRegionByBox(scoped, armBoxes);
           int depth = 0;
           if (!inductionHalves.empty()) {
             std::tie(r, depth) = inductionHalves.back();
@@ -994,8 +1053,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       }
       // With a closed form the prediction is already there: the unrolled query proves it.
       if (!seedTried && !res.stats.usedClosedForm && seed()) continue;
-      Guard g = Guard::fromSet(todo);
-      std::vector<Region> stack{g.regions.front()};
+      std::vector<Region> stack{firstRegionByBox(todo, armBoxes)};
       bool changed = false;
       while (!stack.empty() && !changed) {
         Region r = stack.back();

@@ -178,6 +178,18 @@ TEST_CASE("solver = exhaustive: other formats and accumulators at k = 2", "[solv
         compareWithExhaustive(query("e2m1", 2, "seq", kPairs[pi][0], kPairs[pi][1], rel, acc));
 }
 
+TEST_CASE("solver = exhaustive: post2/post in f16, regions box by box (e2m1 k = 1)", "[solver][exhaustive][post2]") {
+  // f16 puts post2's scale arms inside the code range (rnd(2^s) is +0 below xa = 103, 2^s up
+  // to 142, rnd(2^16) above) and its first rounding is exact from xa = 105: the engine takes
+  // its regions box by box along these lines (scaleArmBoxes). rne here (about 11 s); rtz, whose
+  // rnd(2^16) is the finite 65504, in the hidden "[sweep]" case (about 60 s; exhaustive 2 s).
+  compareWithExhaustive(query("e2m1", 1, "seq", Placement::Post2, Placement::Post, Relation::Bitwise, "f16"));
+}
+
+TEST_CASE("solver = exhaustive (sweep): post2/post in f16 rtz (e2m1 k = 1)", "[.][sweep]") {
+  compareWithExhaustive(query("e2m1", 1, "seq", Placement::Post2, Placement::Post, Relation::Bitwise, "f16", Rounding::RTZ));
+}
+
 TEST_CASE("solver = exhaustive: f16 where the largest product overflows (e4m3, e4m3 x e2m1, e5m2 x e2m1, k = 2)",
           "[solver][exhaustive]") {
   // No closed form (the largest e4m3 product, 448^2, overflows f16): the candidate set is every
