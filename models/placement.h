@@ -190,10 +190,11 @@ Val<D> mulRoundedPow2(D &d, const Val<D> &V, const typename D::Int &s, const Acc
   sel.when(below, [&] { return roundAcc(d, mulExact(d, V, finiteVal(d, d.litB(false), d.lit(0), d.lit(lo))), acc); });
   sel.when(above, [&] {
     const Val<D> big = roundAcc(d, pow2Val(d, d.lit(hi + 1)), acc);
-    // A finite |V| >= 2 overflows whatever big is: |V big| >= 2 (2 - 2^-p) 2^(emax+1) >=
-    // 2^(emax+1) (big is +inf, or (2 - 2^(1-p)) 2^emax under rtz), so rnd(V big) is the
-    // overflow value rnd(±2^(emax+1)), a constant: a symbolic domain need not round the
-    // product of V's significand with big's through every binade to find that out.
+    // A finite |V| >= 2 overflows whatever big is: big is +inf, or (2 - 2^(1-p)) 2^emax under
+    // rtz, and then |V big| >= (2 - 2^(1-p)) 2^(emax+1) >= 2^(emax+1). So rnd(V big) is the
+    // overflow value rnd(±2^(emax+1)) (±inf, or ±the largest finite value under rtz), a
+    // constant: a symbolic domain need not round the product of V's significand with big's
+    // through every binade to find that out.
     Select<D, Val<D>> ov(d);
     const Interval nr = d.range(V.N);
     if (nr.hi.sign() > 0) {

@@ -399,10 +399,10 @@ bool singlePair(const Region &r) { return r.count() == 1; }
 /// the element quanta) moreover never rounds below the accumulator's quantum once
 /// sa + g >= lo (it may still overflow), and may below that: a cut at xa = lo - g + 127 too,
 /// which keeps the few codes where post2's double rounding in the subnormals can differ
-/// (e2m1 f16: xa = 103, 104) out of the regions where it cannot. A region across these lines makes the solver reason through every
-/// arm's rounding at once; e2m1 k = 2 f16 rtz post2/post: one root step over both "above" arms
-/// and the exact ones took 62 s, its pieces well under half of that. One box (everything)
-/// when neither placement is post2. The boxes partition 0..254 x 0..254, so taking regions
+/// (e2m1 f16: xa = 103, 104) out of the regions where it cannot. A region across these lines
+/// makes the solver reason through every arm's rounding at once; e2m1 k = 2 f16 rtz
+/// post2/post: one root step over both "above" arms and the exact ones took 62 s, its pieces
+/// well under half of that. One box (everything) when neither placement is post2. The boxes partition 0..254 x 0..254, so taking regions
 /// box by box covers the same pairs.
 std::vector<std::pair<CodeRange, CodeRange>> scaleArmBoxes(const PairQuery &q) {
   auto ranges = [](std::vector<int> cuts) {
