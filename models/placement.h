@@ -13,6 +13,7 @@
 #include "models/tree.h"
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,14 @@ Val<D> placementLeaf(D &d, Placement p, const ModelConfig &cfg, const Val<D> &a,
   throw std::logic_error("placement");
 }
 
+/// The exponents s for which rnd(2^s) is 2^s itself, lo..hi: lo = emin - p + 1 (the subnormal
+/// quantum; emin under ftz and daz, which flush the subnormal powers), hi = emax. Below lo
+/// rnd(2^s) is +0, above hi rnd(2^(emax+1)) (mulRoundedPow2; the table engine cuts its regions
+/// at these lines, src/engine/solver_table.cpp, scaleArmBoxes).
+inline std::pair<int, int> exactPow2Range(const AccSpec &acc) {
+  return {acc.subnormals == Subnormals::Keep ? acc.fmt.quantumExp() : acc.fmt.emin(), acc.fmt.emax};
+}
+
 /// rnd(V rnd(2^s)): post2's scaling by one of its scales. rnd(2^s) is 2^s itself for
 /// lo <= s <= emax (lo = emin - p + 1, the subnormal quantum; emin under ftz and daz, which
 /// flush the subnormal ones), +0 below lo (2^(lo-1) is half the quantum: a tie, rounded to
@@ -183,8 +192,7 @@ Val<D> placementLeaf(D &d, Placement p, const ModelConfig &cfg, const Val<D> &a,
 /// like post's, instead of the product of two variable significands.
 template <class D>
 Val<D> mulRoundedPow2(D &d, const Val<D> &V, const typename D::Int &s, const AccSpec &acc) {
-  const int lo = acc.subnormals == Subnormals::Keep ? acc.fmt.quantumExp() : acc.fmt.emin();
-  const int hi = acc.fmt.emax;
+  const auto [lo, hi] = exactPow2Range(acc);
   Select<D, Val<D>> sel(d);
   const typename D::Bool below = d.lt(s, d.lit(lo)), above = d.lt(d.lit(hi), s);
   sel.when(below, [&] { return roundAcc(d, mulExact(d, V, finiteVal(d, d.litB(false), d.lit(0), d.lit(lo))), acc); });

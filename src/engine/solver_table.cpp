@@ -419,9 +419,8 @@ std::vector<std::pair<CodeRange, CodeRange>> scaleArmBoxes(const PairQuery &q) {
   };
   std::vector<CodeRange> ra{{0, kMaxCode}}, rb{{0, kMaxCode}};
   if (q.lhs == Placement::Post2 || q.rhs == Placement::Post2) {
-    const AccSpec &acc = q.cfg.acc;
-    const int lo = (acc.subnormals == Subnormals::Keep ? acc.fmt.quantumExp() : acc.fmt.emin()) + 127;
-    const int hi = acc.fmt.emax + 127;
+    const auto [sLo, sHi] = exactPow2Range(q.cfg.acc);
+    const int lo = sLo + 127, hi = sHi + 127;  // in codes: s = x - 127
     const int g = q.cfg.a.quantumExp() + q.cfg.b.quantumExp();
     ra = ranges({lo, lo - g, hi + 1});
     rb = ranges({lo, hi + 1});
