@@ -78,8 +78,22 @@ def static_pairs(agree):
 
 
 def canonical(bits):
-    """The list with every f32 NaN replaced by 0x7FC00000 (SPEC §3: all NaNs are one value)."""
-    return [0x7FC00000 if (x & 0x7F800000) == 0x7F800000 and (x & 0x7FFFFF) else x for x in bits]
+    """The list with every f32 NaN replaced by 0x7FC00000 (SPEC §3: all NaNs are one value);
+    None (a pair the model does not cover) stays None."""
+    return [0x7FC00000 if x is not None and (x & 0x7F800000) == 0x7F800000 and (x & 0x7FFFFF) else x for x in bits]
+
+
+def differing(got, want):
+    """The indices at which the printed list got and the expected list want differ (want's
+    indices; an index got lacks counts as differing). Equal lists are the fast path."""
+    if got == want:
+        return []
+    return [i for i, w in enumerate(want) if i >= len(got) or got[i] != w]
+
+
+def hex_or_missing(lst, at):
+    """lst[at] as 0x%08X, or "nothing" past its end."""
+    return "0x%08X" % lst[at] if at < len(lst) else "nothing"
 
 
 def table_path(tables, fmt, k, subnormals="keep", acc=None, fmt_b=None):
@@ -358,21 +372,19 @@ def check_nvfp4(args, k=16):
         orig, orig_s = canonical(results["original"][2 * vi]), canonical(results["original"][2 * vi + 1])
         for name, placement in variants:
             got, got_s = canonical(results[name][2 * vi]), canonical(results[name][2 * vi + 1])
-            ref = models[vi][placement]
-            for idx in range(mx.NUM_PAIRS):
+            ref = canonical(models[vi][placement])
+            # Codes 0..127: the model; the others: the original lowering's bits.
+            expected = [ref[idx] if idx >> 8 <= 127 and idx & 255 <= 127 else orig[idx] for idx in range(mx.NUM_PAIRS)]
+            outside[name] += mx.NUM_PAIRS - 128 * 128
+            for idx in differing(got, expected):
                 xa, xb = idx >> 8, idx & 255
-                if xa <= 127 and xb <= 127:
-                    want, what = canonical([ref[idx]])[0], placement
-                else:
-                    want, what = orig[idx], "the original lowering"
-                    outside[name] += 1
-                if got[idx] != want:
-                    counts[name] += 1
-                    if len(problems) < 40:
-                        problems.append("nvfp4 k=%d %s vector %s: xa=%d xb=%d got 0x%08X, %s gives 0x%08X" % (
-                            k, name, vname, xa, xb, got[idx], what, want))
+                what = placement if xa <= 127 and xb <= 127 else "the original lowering"
+                counts[name] += 1
+                if len(problems) < 40:
+                    problems.append("nvfp4 k=%d %s vector %s: xa=%d xb=%d got %s, %s gives 0x%08X" % (
+                        k, name, vname, xa, xb, hex_or_missing(got, idx), what, expected[idx]))
             for j, (xa, xb) in enumerate(NVFP4_STATIC):
-                want = canonical([ref[xa * 256 + xb]])[0] if xa <= 127 and xb <= 127 else orig_s[j]
+                want = ref[xa * 256 + xb] if xa <= 127 and xb <= 127 else orig_s[j]
                 if got_s[j] != want:
                     counts[name] += 1
                     if len(problems) < 40:
@@ -515,34 +527,39 @@ def check_tile(args, fmt, k, acc, view="tile"):
             models = list(ex.map(lambda vi: mx.model_bits(
                 args.mxcert, fmt, fmt, k + 1, *mx.model_leaves(fmt, fmt, tiles[vi[0]][0][vi[1]], tiles[vi[0]][1], acc,
                                                               last=True), ("dequant", "post")), jobs))
-    model = {job: m for job, m in zip(jobs, models)}
+    # The model's bits, NaNs made canonical once (SPEC \u00a73), and each row's code per driver code.
+    model = {job: {p: canonical(bits) for p, bits in m.items()} for job, m in zip(jobs, models)}
+    row_code = [[mx.tile_row_code(xa, i) for i in range(rows)] for xa in range(256)]
+    # post-all's guard admits the tile where every row's code is finite (by rows: where this
+    # row's is); xb must be finite too.
+    row_finite = [[c <= 254 for c in codes] for codes in row_code]
+    tile_finite = [all(f) for f in row_finite]
     counts = {name: 0 for name, _ in variants}
     for v in range(len(tiles)):
+        dq = [model[(v, i)]["dequant"] for i in range(rows)]
+        po = [model[(v, i)]["post"] for i in range(rows)]
         for name, _ in variants:
             got = canonical(results[name][per * v])
             got_s = canonical(results[name][per * v + 1]) if per == 2 else []
+            post_all = name == "post-all"
 
             def want(xa, xb, i):
-                # post-all: post where every row's codes are finite (the guard admits the
-                # whole tile; by rows: where this row's are), else the original; the others:
-                # dequant.
-                rs = [i] if by_rows else range(rows)
-                use_post = name == "post-all" and all(mx.tile_row_code(xa, r) <= 254 for r in rs) and xb <= 254
-                return canonical([model[(v, i)]["post" if use_post else "dequant"][mx.tile_row_code(xa, i) * 256 + xb]])[0]
-            # (the printed list, its index, xa, xb, row, what): every pair through @tile, then
-            # the constant pairs through @tile_s<j>.
-            points = [(got, (xa * 256 + xb) * rows + i, xa, xb, i, "")
-                      for xa in range(256) for xb in range(256) for i in range(rows)]
-            points += [(got_s, j * rows + i, xa, xb, i, "constant scales ")
-                       for j, (xa, xb) in enumerate(pairs) for i in range(rows)]
-            for lst, at, xa, xb, i, what in points:
-                w = want(xa, xb, i)
-                if lst[at] != w:
+                # post-all: post where the guard admits the codes, else the original; the
+                # others: dequant.
+                use_post = post_all and xb <= 254 and (row_finite[xa][i] if by_rows else tile_finite[xa])
+                return (po if use_post else dq)[i][row_code[xa][i] * 256 + xb]
+            # Every pair through @tile (index (xa * 256 + xb) * rows + i), then the constant
+            # pairs through @tile_s<j> (index j * rows + i).
+            for lst, keys, what in ((got, [(xa, xb) for xa in range(256) for xb in range(256)], ""),
+                                    (got_s, pairs, "constant scales ")):
+                expected = [want(xa, xb, i) for xa, xb in keys for i in range(rows)]
+                for at in differing(lst, expected):
+                    (xa, xb), i = keys[at // rows], at % rows
                     counts[name] += 1
                     if len(problems) < 40:
-                        problems.append("%s k=%d tile %s %svector %s row %d: xa=%d (row code %d) xb=%d got 0x%08X, "
+                        problems.append("%s k=%d tile %s %svector %s row %d: xa=%d (row code %d) xb=%d got %s, "
                                         "want 0x%08X" % (fmt, k, name, what, vectors[v][0], i, xa,
-                                                         mx.tile_row_code(xa, i), xb, lst[at], w))
+                                                         row_code[xa][i], xb, hex_or_missing(lst, at), expected[at]))
     summary = dict(vectors=len(tiles), rows=rows, pairs=mx.NUM_PAIRS, static_pairs=len(pairs),
                    static_rewritten=expect_static, mismatches=counts,
                    seconds=dict(lower_and_jit=round(t_jit, 1), total=round(time.time() - t0, 1)))
@@ -604,22 +621,32 @@ def check_matmul(args, fmt, k, acc, layout="mk"):
                                                                                  last=True), ("dequant", "post"))
              for r, c in outs}
     nq = len(outs)
+    model = {rc: {p: canonical(bits) for p, bits in m.items()} for rc, m in model.items()}
+    code_a = [[mx.tile_row_code(xa, r) for r in range(len(a_rows))] for xa in range(256)]
+    code_b = [[mx.wide_code(xb, c, mx.WIDE_STEP_B) for c in range(len(b_cols))] for xb in range(256)]
+    # post-all: post where every output's codes are finite (one guard for the tile), that is
+    # where the codes of every row and every column the outputs use are.
+    used_r, used_c = sorted({r for r, _ in outs}), sorted({c for _, c in outs})
+    fin_a = [all(code_a[xa][r] <= 254 for r in used_r) for xa in range(256)]
+    fin_b = [all(code_b[xb][c] <= 254 for c in used_c) for xb in range(256)]
     counts = {name: 0 for name, _ in variants}
     for name, _ in variants:
         got = canonical(results[name][0])
-        for xa in range(256):
-            for xb in range(256):
-                codes = [(mx.tile_row_code(xa, r), mx.wide_code(xb, c, mx.WIDE_STEP_B)) for r, c in outs]
-                # post-all: post where every output's codes are finite (one guard for the tile).
-                use_post = name == "post-all" and all(ca <= 254 and cb <= 254 for ca, cb in codes)
-                for q, (ca, cb) in enumerate(codes):
-                    w = canonical([model[outs[q]]["post" if use_post else "dequant"][ca * 256 + cb]])[0]
-                    g = got[(xa * 256 + xb) * nq + q]
-                    if g != w:
-                        counts[name] += 1
-                        if len(problems) < 40:
-                            problems.append("%s k=%d matmul %s %s: xa=%d xb=%d output %d (row %d, column %d) got 0x%08X, "
-                                            "want 0x%08X" % (fmt, k, layout, name, xa, xb, q, outs[q][0], outs[q][1], g, w))
+        post_all = name == "post-all"
+
+        def want(xa, xb, q):
+            r, c = outs[q]
+            use_post = post_all and fin_a[xa] and fin_b[xb]
+            return model[(r, c)]["post" if use_post else "dequant"][code_a[xa][r] * 256 + code_b[xb][c]]
+        # Output q of pair (xa, xb) at index (xa * 256 + xb) * nq + q.
+        expected = [want(xa, xb, q) for xa in range(256) for xb in range(256) for q in range(nq)]
+        for at in differing(got, expected):
+            xa, xb, q = at // nq >> 8, at // nq & 255, at % nq
+            counts[name] += 1
+            if len(problems) < 40:
+                problems.append("%s k=%d matmul %s %s: xa=%d xb=%d output %d (row %d, column %d) got %s, "
+                                "want 0x%08X" % (fmt, k, layout, name, xa, xb, q, outs[q][0], outs[q][1],
+                                                 hex_or_missing(got, at), expected[at]))
     summary = dict(layout=layout, outputs=nq, pairs=mx.NUM_PAIRS, mismatches=counts, seconds=round(time.time() - t0, 1))
     what = {"mk": "a 2x%d times %dx3 matmul tile" % (k, k),
             "km": "a 2x%d (held transposed, (k, i)) times %dx3 matmul tile" % (k, k),
@@ -673,27 +700,39 @@ def check_kblocks(args, fmt, k):
     blocks = [(i, j, kb) for i in range(m) for j in range(n) for kb in range(nb)]
     model = {(i, j, kb): mx.model_bits(args.mxcert, fmt, fmt, k, a_blocks[i][kb], [b_blocks[kb][j][kk] for kk in range(k)],
                                        ("dequant", "post")) for i, j, kb in blocks}
-    counts = {name: 0 for name, _ in variants}
-    for name, _ in variants:
-        got = canonical(results[name][0])
+    model = {blk: {p: canonical(bits) for p, bits in mb.items()} for blk, mb in model.items()}
+    code_a = [[[mx.kblock_code_a(xa, i, kb) for kb in range(nb)] for i in range(m)] for xa in range(256)]
+    code_b = [[[mx.kblock_code_b(xb, kb, j) for j in range(n)] for kb in range(nb)] for xb in range(256)]
+    # post-all: one guard for the whole tile (every output and block).
+    fin_a = [all(c <= 254 for row in codes for c in row) for codes in code_a]
+    fin_b = [all(c <= 254 for blk in codes for c in blk) for codes in code_b]
+
+    def expected_bits(post_all):
+        """Output (i, j) of pair (xa, xb) at index (xa * 256 + xb) * m * n + i * n + j: the
+        blocks' bits added to +0.0 in order of kb."""
+        out = []
         for xa in range(256):
             for xb in range(256):
-                codes = {(i, j, kb): (mx.kblock_code_a(xa, i, kb), mx.kblock_code_b(xb, kb, j)) for i, j, kb in blocks}
-                # post-all: one guard for the whole tile (every output and block).
-                use_post = name == "post-all" and all(ca <= 254 and cb <= 254 for ca, cb in codes.values())
+                p = "post" if post_all and fin_a[xa] and fin_b[xb] else "dequant"
                 for i in range(m):
                     for j in range(n):
                         total = 0
                         for kb in range(nb):
-                            ca, cb = codes[(i, j, kb)]
-                            total = mx.f32_add_bits(total, model[(i, j, kb)]["post" if use_post else "dequant"][ca * 256 + cb])
-                        w = canonical([total])[0]
-                        g = got[(xa * 256 + xb) * m * n + i * n + j]
-                        if g != w:
-                            counts[name] += 1
-                            if len(problems) < 40:
-                                problems.append("%s k=%d kblocks %s: xa=%d xb=%d output (%d, %d) got 0x%08X, want 0x%08X" % (
-                                    fmt, k, name, xa, xb, i, j, g, w))
+                            total = mx.f32_add_bits(total, model[(i, j, kb)][p][code_a[xa][i][kb] * 256 +
+                                                                              code_b[xb][kb][j]])
+                        out.append(total)
+        return canonical(out)
+    expected = {False: expected_bits(False), True: expected_bits(True)}  # original and rewritten: dequant
+    counts = {name: 0 for name, _ in variants}
+    for name, _ in variants:
+        got = canonical(results[name][0])
+        want = expected[name == "post-all"]
+        for at in differing(got, want):
+            xa, xb, i, j = at // (m * n) >> 8, at // (m * n) & 255, at % (m * n) // n, at % n
+            counts[name] += 1
+            if len(problems) < 40:
+                problems.append("%s k=%d kblocks %s: xa=%d xb=%d output (%d, %d) got %s, want 0x%08X" % (
+                    fmt, k, name, xa, xb, i, j, hex_or_missing(got, at), want[at]))
     summary = dict(outputs=m * n, blocks=nb, pairs=mx.NUM_PAIRS, mismatches=counts, seconds=round(time.time() - t0, 1))
     print("%s k=%d as a linalg.generic matmul over (i, j, kb, k), %dx%d outputs, %d blocks, split by --mx-split-blocks, "
           "block codes (xa + %d i + %d kb, xb + %d kb + %d j) mod 256: %d code pairs; mismatches: original %d, rewritten "
@@ -746,37 +785,42 @@ def check_wide(args, fmt, k):
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         models = list(ex.map(lambda vj: mx.model_bits(args.mxcert, fmt, fmt, k, kernels[vj[0]][0][vj[1]],
                                                       kernels[vj[0]][1][vj[1]], ("dequant", "post")), jobs))
-    model = {job: m for job, m in zip(jobs, models)}
+    model = {job: {p: canonical(bits) for p, bits in m.items()} for job, m in zip(jobs, models)}
+    codes = [[(mx.wide_code(xa, j, mx.WIDE_STEP_A), mx.wide_code(xb, j, mx.WIDE_STEP_B)) for j in range(nb)]
+             for xa in range(256) for xb in range(256)]  # [xa * 256 + xb][block]
+
+    def block_sums(v, post_all):
+        """The blocks' sums in order, from -0.0 (the loop, the split contract's and tile's
+        accumulators) or from block 0: the same; one per pair. post_all: each block's guard
+        takes post where its codes are finite."""
+        out = []
+        for pair in codes:
+            total = 0x80000000
+            for j, (ca, cb) in enumerate(pair):
+                post = post_all and ca <= 254 and cb <= 254
+                total = mx.f32_add_bits(total, model[(v, j)]["post" if post else "dequant"][ca * 256 + cb])
+            out.append(total)
+        return canonical(out)
+    functions = ("slices", "loop", "split contract", "split tile")
     counts = {name: 0 for name, _ in variants}
     for v in range(len(kernels)):
+        dequant = block_sums(v, False)
+        post_all = block_sums(v, True)
         for name, _ in variants:
             got = canonical(results[name][v])
-            for xa in range(256):
-                for xb in range(256):
-                    # The blocks' sums in order, from -0.0 (the loop, the split contract's and tile's
-                    # accumulators) or from block 0: the same. post-all: each block's guard takes
-                    # post where its codes are finite; the split tile's blocks (k + 1 leaves, any
-                    # order) do not fit the every-pair k-leaf seq table, so they stay dequant there
-                    # (the rewritten variant guards them with the certified k + 1 any table).
-                    codes = [(mx.wide_code(xa, j, mx.WIDE_STEP_A), mx.wide_code(xb, j, mx.WIDE_STEP_B))
-                             for j in range(nb)]
-                    want = {}
-                    for tile in (False, True):
-                        total = 0x80000000
-                        for j, (ca, cb) in enumerate(codes):
-                            post = name == "post-all" and not tile and ca <= 254 and cb <= 254
-                            total = mx.f32_add_bits(total, model[(v, j)]["post" if post else "dequant"][ca * 256 + cb])
-                        want[tile] = canonical([total])[0]
-                    for which, at in (("slices", 4 * (xa * 256 + xb)), ("loop", 4 * (xa * 256 + xb) + 1),
-                                      ("split contract", 4 * (xa * 256 + xb) + 2),
-                                      ("split tile", 4 * (xa * 256 + xb) + 3)):
-                        w = want[which == "split tile"]
-                        if got[at] != w:
-                            counts[name] += 1
-                            if len(problems) < 40:
-                                problems.append("%s k=%d wide (%d blocks, %s) %s vector %s: xa=%d xb=%d got 0x%08X, "
-                                                "want 0x%08X" % (fmt, k, nb, which, name, vectors[v][0], xa, xb, got[at],
-                                                                 w))
+            # The four functions of pair (xa, xb) at 4 (xa * 256 + xb) + f. The split tile's blocks
+            # (k + 1 leaves, any order) do not fit post-all's every-pair k-leaf seq table, so
+            # they stay dequant there (the rewritten variant guards them with the certified
+            # k + 1 any table).
+            sums = post_all if name == "post-all" else dequant
+            expected = [dequant[p] if f == 3 else sums[p] for p in range(mx.NUM_PAIRS) for f in range(4)]
+            for at in differing(got, expected):
+                xa, xb, which = at // 4 >> 8, at // 4 & 255, functions[at % 4]
+                counts[name] += 1
+                if len(problems) < 40:
+                    problems.append("%s k=%d wide (%d blocks, %s) %s vector %s: xa=%d xb=%d got %s, "
+                                    "want 0x%08X" % (fmt, k, nb, which, name, vectors[v][0], xa, xb,
+                                                     hex_or_missing(got, at), expected[at]))
     summary = dict(vectors=len(kernels), blocks=nb, pairs=mx.NUM_PAIRS, mismatches=counts,
                    seconds=dict(lower_and_jit=round(t_jit, 1), total=round(time.time() - t0, 1)))
     print("%s wide K = %d x %d (slices of one vector, an scf.for, one vector.contract and a 1-row tile split into its "

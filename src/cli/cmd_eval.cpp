@@ -116,14 +116,19 @@ std::vector<EvalRow> evaluateAll(const EvalRequest &req) {
   }
   std::map<int, std::vector<CVal>> byE;  // e -> the perE results on that e-line
   std::vector<EvalRow> rows;
-  ConcreteInput in = req.in;
+  // The elements decoded once for every pair (evaluatePlacements' own code path).
+  DecodedBlock blk(req.cfg, req.in.a, req.in.b);
+  auto evaluate = [&](const std::vector<Placement> &ps, int xa, int xb) {
+    std::vector<CVal> out;
+    out.reserve(ps.size());
+    for (Placement p : ps) out.push_back(blk.evaluate(p, unsigned(xa), unsigned(xb)));
+    return out;
+  };
   for (int xa = req.xa.first; xa <= req.xa.second; ++xa)
     for (int xb = req.xb.first; xb <= req.xb.second; ++xb) {
-      in.xa = unsigned(xa);
-      in.xb = unsigned(xb);
       EvalRow row{xa, xb, std::vector<CVal>(req.ps.size())};
       if (!perPair.empty()) {
-        std::vector<CVal> r = evaluatePlacements(req.cfg, perPair, in);
+        std::vector<CVal> r = evaluate(perPair, xa, xb);
         for (size_t j = 0; j < r.size(); ++j) row.r[perPairAt[j]] = std::move(r[j]);
       }
       if (!perE.empty()) {
@@ -132,7 +137,7 @@ std::vector<EvalRow> evaluateAll(const EvalRequest &req) {
         auto it = finite ? byE.find(e) : byE.end();
         std::vector<CVal> fresh;
         if (!finite || it == byE.end()) {
-          fresh = evaluatePlacements(req.cfg, perE, in);
+          fresh = evaluate(perE, xa, xb);
           if (finite) it = byE.emplace(e, fresh).first;
         }
         const std::vector<CVal> &r = finite ? it->second : fresh;
