@@ -25,6 +25,11 @@
 
 namespace mxcert::smt {
 
+/// Seconds elapsed on the steady clock since t0 (the engines' timings and seed deadlines).
+inline double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 /// Thrown when a budget is spent while a query is being built (the deadline passed, or the
 /// query exceeds the term cap). Callers turn it into "unknown", never into an answer.
 struct BudgetExceeded : std::runtime_error {

@@ -121,9 +121,6 @@ struct Track {
 
 using Key = std::array<int, 6>;  // see CodeGroups::Group::key
 
-bool treeDependsOnE(Placement p) { return p == Placement::Pre || p == Placement::Dequant; }
-bool rootDependsOnE(Placement p) { return p == Placement::Post || p == Placement::Post2; }
-
 // ---------------------------------------------------------------------------------------
 // One layered evaluation of the tree for one leaf key.
 

@@ -12,9 +12,6 @@ namespace mxcert::engine {
 namespace {
 using CD = ConcreteDomain;
 
-bool treeDependsOnE(Placement p) { return p == Placement::Pre || p == Placement::Dequant; }
-bool rootDependsOnE(Placement p) { return p == Placement::Post || p == Placement::Post2; }
-
 /// Exact class when rnd(2^s v) = 2^s v for every finite element value v of the format.
 int dequantClass(const std::vector<CVal> &dec, int s, const AccSpec &acc) {
   // DAZ reads a factor below 2^emin as zero (dequantElement): never the exact class.

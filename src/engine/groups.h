@@ -21,6 +21,13 @@
 
 namespace mxcert::engine {
 
+/// Whether the placement's tree sums depend on the codes (pre and dequant scale before the
+/// tree: its leaves carry 2^e, or 2^sa and 2^sb).
+inline bool treeDependsOnE(Placement p) { return p == Placement::Pre || p == Placement::Dequant; }
+/// Whether the placement scales the tree's result at the root (post: 2^e; post2: rnd(2^sa),
+/// then rnd(2^sb)).
+inline bool rootDependsOnE(Placement p) { return p == Placement::Post || p == Placement::Post2; }
+
 /// Marker for "exact class" in a group key.
 constexpr int kExactClass = -1000000;
 /// Marker for an unused key component.

@@ -11,9 +11,6 @@
 namespace mxcert::engine {
 
 namespace {
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 size_t pairIdx(int xa, int xb) { return size_t(xa) * kNumCodes + size_t(xb); }
 constexpr int kSide = E4m3ScaleCode::kMaxCode + 1;  // codes 0..127
 
@@ -133,7 +130,7 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
     ExhaustiveOptions xo;
     xo.maxStates = 2'000'000;
     xo.progress = [&](long, long) {
-      if (since(s0) > opt.exhaustiveSeedSeconds) throw OutOfTime{};
+      if (smt::secondsSince(s0) > opt.exhaustiveSeedSeconds) throw OutOfTime{};
     };
     try {
       ExhaustiveResult x = runExhaustive(q, xo);
@@ -156,7 +153,7 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
       res.stats.usedExhaustiveSeed = true;
       log("exhaustive seed: " + std::to_string(decidedCount) + " refuted pairs, " +
           std::to_string(res.witnesses.size()) + " witnesses (" +
-          std::to_string(since(s0)) + " s)");
+          std::to_string(smt::secondsSince(s0)) + " s)");
     } catch (const OutOfTime &) {
       log("no exhaustive seed: over " + std::to_string(opt.exhaustiveSeedSeconds) + " s");
     } catch (const ResourceLimit &e) {
@@ -259,7 +256,7 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
     }
     res.regionProofs.push_back(ps);
   }
-  res.stats.seconds = since(t0);
+  res.stats.seconds = smt::secondsSince(t0);
   return res;
 }
 

@@ -25,10 +25,6 @@ namespace mxcert::engine {
 
 namespace {
 
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 /// Element codes with useful extreme values.
 struct Extremes {
   unsigned amax, amin, bmax, bmin, aSign, bSign;
@@ -967,7 +963,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     xo.maxStates = 2'000'000;
     xo.onlyPairs = [&](int xa, int xb) { return res.witnessOf[pairIdx(xa, xb)] < 0 && !P.get(xa, xb); };
     xo.progress = [&](long, long) {
-      if (since(s0) > opt.exhaustiveSeedSeconds) throw OutOfTime{};
+      if (smt::secondsSince(s0) > opt.exhaustiveSeedSeconds) throw OutOfTime{};
     };
     try {
       ExhaustiveResult x = runExhaustive(q, xo);
@@ -979,7 +975,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       for (const Witness &w : x.witnesses) addWitness(w, true);
       res.stats.usedExhaustiveSeed = true;
       log("exhaustive prediction: " + std::to_string(x.agree.count()) + " agreeing pairs, " +
-          std::to_string(x.witnesses.size()) + " witnesses (" + std::to_string(since(s0)) + " s)");
+          std::to_string(x.witnesses.size()) + " witnesses (" + std::to_string(smt::secondsSince(s0)) + " s)");
       return true;
     } catch (const OutOfTime &) {
       log("no exhaustive prediction: over " + std::to_string(opt.exhaustiveSeedSeconds) + " s");
@@ -1246,7 +1242,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     }
     res.regionProofs.push_back(ids);
   }
-  res.stats.seconds = since(t0);
+  res.stats.seconds = smt::secondsSince(t0);
   return res;
 }
 
