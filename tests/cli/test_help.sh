@@ -99,9 +99,13 @@ expect_rc 0 "--version"
 head -n 1 "$OUT" | grep -q "^mxcert [0-9][0-9.]* (git .*)$" && ok || fail "--version line 1: $(head -n 1 "$OUT")"
 grep -q "^  solver cvc5 [0-9]" "$OUT" && grep -q "^  solver z3 [0-9]" "$OUT" && ok || fail "--version solvers: $(cat "$OUT")"
 grep -q "^  encoder QF_LIA identity [0-9a-f]\{16\} " "$OUT" && ok || fail "--version encoder identity: $(cat "$OUT")"
-id1=$(grep identity "$OUT")
-run --version
-[ "$(grep identity "$OUT")" = "$id1" ] && ok || fail "the encoder identity is not deterministic"
+# Deterministic: a second run gives the same identity (release only: each run encodes 60
+# probe queries, about 17 s under the sanitizer build).
+if [ -z "${MXCERT_TEST_SANITIZED:-}" ]; then
+  id1=$(grep identity "$OUT")
+  run --version
+  [ "$(grep identity "$OUT")" = "$id1" ] && ok || fail "the encoder identity is not deterministic"
+fi
 run --version extra
 expect_rc 2 "--version with an argument"
 
