@@ -153,7 +153,7 @@ void e2m1Large(const std::vector<int> &ks, std::vector<std::string> only = {}) {
 }  // namespace
 
 // The default run keeps the far end of the range (k = 8) with its fused tree (a fused node of
-// fan-in 8: 40 s of the 120 s that the three trees take); `mxcert_solver_tests "[sweep]"`
+// fan-in 8: 18-26 s of the 120 s that the three trees took); `mxcert_solver_tests "[sweep]"`
 // (ctest solver_sweep with -DMXCERT_LONG_TESTS=ON) runs the rest (test time: ./scripts/test).
 TEST_CASE("solver = exhaustive: e2m1 k = 8 fused", "[solver][exhaustive][slow]") { e2m1Large({8}, {"fused"}); }
 TEST_CASE("solver = exhaustive (sweep): e2m1 k = 8 seq and pairwise", "[.][sweep]") {
