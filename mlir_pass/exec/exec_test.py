@@ -527,7 +527,7 @@ def check_tile(args, fmt, k, acc, view="tile"):
             models = list(ex.map(lambda vi: mx.model_bits(
                 args.mxcert, fmt, fmt, k + 1, *mx.model_leaves(fmt, fmt, tiles[vi[0]][0][vi[1]], tiles[vi[0]][1], acc,
                                                               last=True), ("dequant", "post")), jobs))
-    # The model's bits, NaNs made canonical once (SPEC \u00a73), and each row's code per driver code.
+    # The model's bits, NaNs made canonical once (SPEC §3), and each row's code per driver code.
     model = {job: {p: canonical(bits) for p, bits in m.items()} for job, m in zip(jobs, models)}
     row_code = [[mx.tile_row_code(xa, i) for i in range(rows)] for xa in range(256)]
     # post-all's guard admits the tile where every row's code is finite (by rows: where this
