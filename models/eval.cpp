@@ -43,13 +43,16 @@ CVal DecodedBlock::evaluate(Placement p, unsigned xa, unsigned xb) {
   return cfg_.nvfp4() ? evalNvfp4Placement(d, p, cfg_, in_) : evalPlacement(d, p, cfg_, in_);
 }
 
-std::vector<CVal> evaluatePlacements(const ModelConfig &cfg, const std::vector<Placement> &ps,
-                                     const ConcreteInput &in) {
-  DecodedBlock blk(cfg, in.a, in.b);
+std::vector<CVal> DecodedBlock::evaluate(const std::vector<Placement> &ps, unsigned xa, unsigned xb) {
   std::vector<CVal> out;
   out.reserve(ps.size());
-  for (Placement p : ps) out.push_back(blk.evaluate(p, in.xa, in.xb));
+  for (Placement p : ps) out.push_back(evaluate(p, xa, xb));
   return out;
+}
+
+std::vector<CVal> evaluatePlacements(const ModelConfig &cfg, const std::vector<Placement> &ps,
+                                     const ConcreteInput &in) {
+  return DecodedBlock(cfg, in.a, in.b).evaluate(ps, in.xa, in.xb);
 }
 
 CVal evaluatePlacement(const ModelConfig &cfg, Placement p, const ConcreteInput &in) {

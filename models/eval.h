@@ -39,6 +39,8 @@ class DecodedBlock {
 public:
   DecodedBlock(const ModelConfig &cfg, const std::vector<unsigned> &a, const std::vector<unsigned> &b);
   CVal evaluate(Placement p, unsigned xa, unsigned xb);
+  /// evaluate(p, xa, xb) for each placement of ps, in order.
+  std::vector<CVal> evaluate(const std::vector<Placement> &ps, unsigned xa, unsigned xb);
 
 private:
   const ModelConfig &cfg_;

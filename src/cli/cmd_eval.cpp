@@ -118,17 +118,11 @@ std::vector<EvalRow> evaluateAll(const EvalRequest &req) {
   std::vector<EvalRow> rows;
   // The elements decoded once for every pair (evaluatePlacements' own code path).
   DecodedBlock blk(req.cfg, req.in.a, req.in.b);
-  auto evaluate = [&](const std::vector<Placement> &ps, int xa, int xb) {
-    std::vector<CVal> out;
-    out.reserve(ps.size());
-    for (Placement p : ps) out.push_back(blk.evaluate(p, unsigned(xa), unsigned(xb)));
-    return out;
-  };
   for (int xa = req.xa.first; xa <= req.xa.second; ++xa)
     for (int xb = req.xb.first; xb <= req.xb.second; ++xb) {
       EvalRow row{xa, xb, std::vector<CVal>(req.ps.size())};
       if (!perPair.empty()) {
-        std::vector<CVal> r = evaluate(perPair, xa, xb);
+        std::vector<CVal> r = blk.evaluate(perPair, unsigned(xa), unsigned(xb));
         for (size_t j = 0; j < r.size(); ++j) row.r[perPairAt[j]] = std::move(r[j]);
       }
       if (!perE.empty()) {
@@ -137,7 +131,7 @@ std::vector<EvalRow> evaluateAll(const EvalRequest &req) {
         auto it = finite ? byE.find(e) : byE.end();
         std::vector<CVal> fresh;
         if (!finite || it == byE.end()) {
-          fresh = evaluate(perE, xa, xb);
+          fresh = blk.evaluate(perE, unsigned(xa), unsigned(xb));
           if (finite) it = byE.emplace(e, fresh).first;
         }
         const std::vector<CVal> &r = finite ? it->second : fresh;

@@ -387,7 +387,7 @@ std::pair<Region, Region> split(const Region &r) {
 
 bool singlePair(const Region &r) { return r.count() == 1; }
 
-/// The boxes (xa range x xb range) inside which every scaling of the two placements keeps one
+/// The boxes (xa range x xb range, as code sets) inside which every scaling of the two placements keeps one
 /// form, so that a region inside a box folds each such scaling to one arm. post2 multiplies by
 /// rnd(2^s) for s = x - 127 (models/placement.h, mulRoundedPow2): +0 below the accumulator's
 /// quantum 2^lo (lo = emin under ftz and daz), 2^s up to emax, rnd(2^(emax+1)) above. Its
@@ -400,7 +400,7 @@ bool singlePair(const Region &r) { return r.count() == 1; }
 /// post2/post: one root step over both "above" arms and the exact ones took 62 s, its pieces
 /// well under half of that. One box (everything) when neither placement is post2. The boxes partition 0..254 x 0..254, so taking regions
 /// box by box covers the same pairs.
-std::vector<std::pair<CodeRange, CodeRange>> scaleArmBoxes(const PairQuery &q) {
+std::vector<CodeSet> scaleArmBoxes(const PairQuery &q) {
   auto ranges = [](std::vector<int> cuts) {
     std::sort(cuts.begin(), cuts.end());
     std::vector<CodeRange> out;
@@ -421,24 +421,23 @@ std::vector<std::pair<CodeRange, CodeRange>> scaleArmBoxes(const PairQuery &q) {
     ra = ranges({lo, lo - g, hi + 1});
     rb = ranges({lo, hi + 1});
   }
-  std::vector<std::pair<CodeRange, CodeRange>> boxes;
+  std::vector<CodeSet> boxes;
   for (const CodeRange &a : ra)
-    for (const CodeRange &b : rb) boxes.push_back({a, b});
+    for (const CodeRange &b : rb) {
+      Region r;
+      r.xa = a;
+      r.xb = b;
+      boxes.push_back(Guard{{r}}.toSet());
+    }
   return boxes;
 }
 
-/// The first region of `s` inside the first box of `boxes` that meets it (s nonempty).
-Region firstRegionByBox(const CodeSet &s, const std::vector<std::pair<CodeRange, CodeRange>> &boxes) {
-  for (const auto &[ra, rb] : boxes) {
-    CodeSet inBox;
-    bool any = false;
-    for (int a = ra.lo; a <= ra.hi; ++a)
-      for (int b = rb.lo; b <= rb.hi; ++b)
-        if (s.get(a, b)) {
-          inBox.set(a, b);
-          any = true;
-        }
-    if (any) return Guard::fromSet(inBox).regions.front();
+/// The first region of `s` inside the first box of `boxes` that meets it (s nonempty; the
+/// boxes partition the code pairs).
+Region firstRegionByBox(const CodeSet &s, const std::vector<CodeSet> &boxes) {
+  for (const CodeSet &box : boxes) {
+    const CodeSet inBox = s.intersect(box);
+    if (inBox.count() > 0) return Guard::fromSet(inBox).regions.front();
   }
   return Guard::fromSet(s).regions.front();
 }
@@ -801,7 +800,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   everyTree.cfg = everyTreeConfig(q.cfg);
   const bool inductionFirst = !anyOrder && opt.inductionFirst && anyOrderUnsupported(q).empty();
   // Regions are taken box by box (scaleArmBoxes): each stays inside one form of every scaling.
-  const std::vector<std::pair<CodeRange, CodeRange>> armBoxes = scaleArmBoxes(q);
+  const std::vector<CodeSet> armBoxes = scaleArmBoxes(q);
   // Where the induction may still be tried: every pair, less the regions where it failed.
   CodeSet inductionScope = CodeSet::all();
   // Halves of regions whose induction hit an encoding limit, with their split depth: tried
