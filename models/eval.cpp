@@ -23,7 +23,7 @@ std::vector<CVal> decodeElements(const ElementFormat &f, const std::vector<unsig
 }
 
 DecodedBlock::DecodedBlock(const ModelConfig &cfg, const std::vector<unsigned> &a, const std::vector<unsigned> &b)
-    : cfg_(cfg) {
+    : cfg_(cfg), preTree_(511), dequantA_(256), dequantB_(256) {
   if (a.size() != size_t(cfg.k()) || b.size() != size_t(cfg.k()))
     throw std::invalid_argument("expected " + std::to_string(cfg.k()) + " elements per operand");
   in_.a = decodeElements(cfg.a, a);
@@ -40,7 +40,54 @@ CVal DecodedBlock::evaluate(Placement p, unsigned xa, unsigned xb) {
   ConcreteDomain d;
   in_.xa = Integer(int64_t(xa));
   in_.xb = Integer(int64_t(xb));
-  return cfg_.nvfp4() ? evalNvfp4Placement(d, p, cfg_, in_) : evalPlacement(d, p, cfg_, in_);
+  if (cfg_.nvfp4()) return evalNvfp4Placement(d, p, cfg_, in_);
+  if (cfg_.anyOrder)  // as evalPlacement
+    throw std::logic_error("an any-order configuration has no single tree to evaluate (use configWithTree)");
+  const Scales<ConcreteDomain> s = makeScales(d, in_.xa, in_.xb);
+  return placementRoot(d, p, cfg_, tree(p, xa, xb, s), s);
+}
+
+CVal DecodedBlock::tree(Placement p, unsigned xa, unsigned xb, const Scales<ConcreteDomain> &s) {
+  ConcreteDomain d;
+  const size_t k = size_t(cfg_.k());
+  std::vector<CVal> leaves;
+  leaves.reserve(k);
+  switch (p) {
+  case Placement::Post:
+  case Placement::Post2:
+    if (!productTree_) {
+      for (size_t i = 0; i < k; ++i) leaves.push_back(productLeaf(d, cfg_, in_.a[i], in_.b[i]));
+      productTree_ = evalTree(d, cfg_.tree, leaves, cfg_.acc);
+    }
+    return *productTree_;
+  case Placement::Pre: {
+    std::optional<CVal> &t = preTree_[xa + xb];
+    if (!t) {
+      for (size_t i = 0; i < k; ++i) leaves.push_back(preLeaf(d, cfg_, in_.a[i], in_.b[i], s.e));
+      t = evalTree(d, cfg_.tree, leaves, cfg_.acc);
+    }
+    return *t;
+  }
+  case Placement::Dequant: {
+    const std::vector<CVal> &A = dequantized(dequantA_, in_.a, xa, s.sa);
+    const std::vector<CVal> &B = dequantized(dequantB_, in_.b, xb, s.sb);
+    for (size_t i = 0; i < k; ++i) leaves.push_back(dequantLeaf(d, cfg_, A[i], B[i], s));
+    return evalTree(d, cfg_.tree, leaves, cfg_.acc);
+  }
+  }
+  throw std::logic_error("placement");
+}
+
+const std::vector<CVal> &DecodedBlock::dequantized(std::vector<std::optional<std::vector<CVal>>> &memo,
+                                                   const std::vector<CVal> &vals, unsigned x, const Integer &s) {
+  std::optional<std::vector<CVal>> &m = memo[x];
+  if (!m) {
+    ConcreteDomain d;
+    m.emplace();
+    m->reserve(vals.size());
+    for (const CVal &v : vals) m->push_back(dequantElement(d, cfg_.acc, v, s));
+  }
+  return *m;
 }
 
 std::vector<CVal> DecodedBlock::evaluate(const std::vector<Placement> &ps, unsigned xa, unsigned xb) {

@@ -5,6 +5,7 @@
 #include "models/placement.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,10 +32,17 @@ std::vector<CVal> evaluatePlacements(const ModelConfig &cfg, const std::vector<P
 CVal evaluatePlacement(const ModelConfig &cfg, Placement p, const ConcreteInput &in);
 
 /// One block's elements, decoded once, for evaluating placements at many scale pairs (a
-/// witness replayed on every pair it refutes): evaluate(p, xa, xb) is evaluatePlacement(cfg,
-/// p, {a, b, xa, xb}) (the same code: evaluatePlacements goes through it), without decoding
-/// the elements again. The constructor checks the codes, evaluate the scale codes. `cfg` is
-/// not copied: it must outlive the block.
+/// witness replayed on every pair it refutes, `mxcert eval --xa all --xb all`):
+/// evaluate(p, xa, xb) is evaluatePlacement(cfg, p, {a, b, xa, xb}) (evaluatePlacements goes
+/// through it), computed from the pieces of evalPlacement's definition (placement.h) that
+/// repeat across scale pairs, each made once and kept:
+///   - post's and post2's tree over productLeaf, which reads no scale: one per block;
+///   - pre's tree over preLeaf, which reads the scales through e alone: one per xa + xb;
+///   - dequant's dequantized elements rnd(2^sa a_i) and rnd(2^sb b_i): one list per code.
+/// The root step (placementRoot) and dequant's tree are evaluated for every pair. NVFP4
+/// configurations keep nothing (evalNvfp4Placement on every call). tests/unit/test_eval.cpp
+/// compares every pair with evalPlacement itself. The constructor checks the codes, evaluate
+/// the scale codes. `cfg` is not copied: it must outlive the block.
 class DecodedBlock {
 public:
   DecodedBlock(const ModelConfig &cfg, const std::vector<unsigned> &a, const std::vector<unsigned> &b);
@@ -43,8 +51,18 @@ public:
   std::vector<CVal> evaluate(const std::vector<Placement> &ps, unsigned xa, unsigned xb);
 
 private:
+  /// Placement p's tree result T at the codes (xa, xb), whose scales are s (MX only).
+  CVal tree(Placement p, unsigned xa, unsigned xb, const Scales<ConcreteDomain> &s);
+  /// dequantElement(v_i, s) (rnd(2^s v_i)) for each decoded element v_i of `vals`, made
+  /// once per code x, whose scale is s = x - 127.
+  const std::vector<CVal> &dequantized(std::vector<std::optional<std::vector<CVal>>> &memo,
+                                       const std::vector<CVal> &vals, unsigned x, const Integer &s);
+
   const ModelConfig &cfg_;
   BlockInput<ConcreteDomain> in_;
+  std::optional<CVal> productTree_;                            ///< post's and post2's T
+  std::vector<std::optional<CVal>> preTree_;                   ///< pre's T, by xa + xb
+  std::vector<std::optional<std::vector<CVal>>> dequantA_, dequantB_;  ///< by xa, by xb
 };
 
 /// Whether two concrete results are related (SPEC §6).

@@ -145,29 +145,53 @@ Val<D> dequantElement(D &d, const AccSpec &acc, const Val<D> &x, const typename 
   return sel.result();
 }
 
+/// Leaves that are summed (k >= 2) are expressed with the exponent they share (rebase); a
+/// lone leaf keeps the product's own form, which post's final rounding then shares with pre's
+/// leaf rounding.
+template <class D>
+Val<D> rebaseLeaf(D &d, const ModelConfig &cfg, const Val<D> &v, const typename D::Int &base) {
+  return cfg.k() > 1 ? rebase(d, v, base) : v;
+}
+
+/// pre's leaf: rnd(2^e a b). It reads the scales through e alone.
+template <class D>
+Val<D> preLeaf(D &d, const ModelConfig &cfg, const Val<D> &a, const Val<D> &b, const typename D::Int &e) {
+  const int qab = cfg.a.quantumExp() + cfg.b.quantumExp();
+  return rebaseLeaf(d, cfg, roundAcc(d, scaleExact(d, mulExact(d, a, b), e), cfg.acc), d.add(e, d.lit(qab)));
+}
+
+/// post's and post2's leaf: rnd(a b). It reads no scale.
+template <class D>
+Val<D> productLeaf(D &d, const ModelConfig &cfg, const Val<D> &a, const Val<D> &b) {
+  const int qab = cfg.a.quantumExp() + cfg.b.quantumExp();
+  return rebaseLeaf(d, cfg, roundAcc(d, mulExact(d, a, b), cfg.acc), d.lit(qab));
+}
+
+/// dequant's leaf from its dequantized elements A = rnd(2^sa a) and B = rnd(2^sb b)
+/// (dequantElement): rnd(A B).
+template <class D>
+Val<D> dequantLeaf(D &d, const ModelConfig &cfg, const Val<D> &A, const Val<D> &B, const Scales<D> &s) {
+  const int qab = cfg.a.quantumExp() + cfg.b.quantumExp();
+  return rebaseLeaf(d, cfg, roundAcc(d, mulExact(d, A, B), cfg.acc), d.add(s.e, d.lit(qab)));
+}
+
 /// The value placement p feeds into its tree for the element pair (a, b):
 ///   pre: rnd(2^e a b); post, post2: rnd(a b); dequant: rnd(rnd(2^sa a) rnd(2^sb b)).
 /// The result is expressed with the exponent the leaves share (rebase) when possible.
 template <class D>
 Val<D> placementLeaf(D &d, Placement p, const ModelConfig &cfg, const Val<D> &a, const Val<D> &b,
                      const Scales<D> &s) {
-  const int qab = cfg.a.quantumExp() + cfg.b.quantumExp();
-  // A common exponent only matters where leaves are summed (k >= 2); a lone leaf keeps the
-  // product's own form, which post's final rounding then shares with pre's leaf rounding.
-  auto rebase = [&](D &, const Val<D> &v, const typename D::Int &base) {
-    return cfg.k() > 1 ? mxcert::rebase(d, v, base) : v;
-  };
   switch (p) {
   case Placement::Pre:
-    return rebase(d, roundAcc(d, scaleExact(d, mulExact(d, a, b), s.e), cfg.acc),
-                  d.add(s.e, d.lit(qab)));
+    return preLeaf(d, cfg, a, b, s.e);
   case Placement::Post:
   case Placement::Post2:
-    return rebase(d, roundAcc(d, mulExact(d, a, b), cfg.acc), d.lit(qab));
+    return productLeaf(d, cfg, a, b);
   case Placement::Dequant: {
-    Val<D> A = dequantElement(d, cfg.acc, a, s.sa);
-    Val<D> B = dequantElement(d, cfg.acc, b, s.sb);
-    return rebase(d, roundAcc(d, mulExact(d, A, B), cfg.acc), d.add(s.e, d.lit(qab)));
+    // A before B: a symbolic domain numbers its terms in the order they are made.
+    const Val<D> A = dequantElement(d, cfg.acc, a, s.sa);
+    const Val<D> B = dequantElement(d, cfg.acc, b, s.sb);
+    return dequantLeaf(d, cfg, A, B, s);
   }
   }
   throw std::logic_error("placement");
