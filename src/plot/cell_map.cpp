@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 
 namespace mxcert::plot {
@@ -105,6 +106,8 @@ CellMap classify(const AgreeSource &s) {
   // evaluation per (witness, e).
   const bool byE = dependsOnEOnly(t.lhs) && dependsOnEOnly(t.rhs);
   std::unordered_map<long, Cell> cache;
+  // Each witness's elements, decoded once (and what repeats across its code pairs kept).
+  std::vector<std::optional<DecodedBlock>> blocks(s.witnesses.size());
   return fill([&](int xa, int xb) {
     if (agree.get(xa, xb)) return Cell::Agree;
     const int w = owner[size_t(xa) * kNumCodes + size_t(xb)];
@@ -114,9 +117,9 @@ CellMap classify(const AgreeSource &s) {
       auto hit = cache.find(key);
       if (hit != cache.end()) return hit->second;
     }
-    const certs::CertWitness &wit = s.witnesses[size_t(w)];
-    const std::vector<CVal> r =
-        evaluatePlacements(t.config, {t.lhs, t.rhs}, ConcreteInput{wit.a, wit.b, unsigned(xa), unsigned(xb)});
+    std::optional<DecodedBlock> &block = blocks[size_t(w)];
+    if (!block) block.emplace(t.config, s.witnesses[size_t(w)].a, s.witnesses[size_t(w)].b);
+    const std::vector<CVal> r = block->evaluate({t.lhs, t.rhs}, unsigned(xa), unsigned(xb));
     const Cell c = disagreementClass(r[0], r[1], t.relation, t.config.acc.fmt);
     if (byE) cache.emplace(key, c);
     return c;
