@@ -360,7 +360,8 @@ def jit(mlir_runner, runner_libs, module, opt="-O2"):
     return out
 
 
-_EVAL_RE = re.compile(r"^xa=(\d+) xb=(\d+) (?:e=\S+|sa=\S+ sb=\S+) (.*)$")  # MX: e; NVFP4: the scale values
+_EVAL_CODES_RE = re.compile(r"^xa=(\d+) xb=(\d+) ", re.M)  # each line's code pair
+_EVAL_BITS_RE = re.compile(r"=\S*/0x([0-9A-Fa-f]+)")  # each result's bits, in the order asked
 
 
 def model_bits(mxcert, fmt_a, fmt_b, k, a, b, placements=("dequant", "post"), subnormals="keep", scale="e8m0"):
@@ -371,16 +372,22 @@ def model_bits(mxcert, fmt_a, fmt_b, k, a, b, placements=("dequant", "post"), su
            "--k", str(k), "--tree", "seq",
            "--xa", "all", "--xb", "all", "--a-vals", ",".join("0x%x" % c for c in a),
            "--b-vals", ",".join("0x%x" % c for c in b), "--placements", ",".join(placements)]
-    res = {p: [None] * NUM_PAIRS for p in placements}
-    for line in run(cmd).stdout.splitlines():
-        m = _EVAL_RE.match(line)
-        if not m:
-            continue
-        idx = int(m.group(1)) * 256 + int(m.group(2))
-        for item in m.group(3).split():
-            if "=" in item and "/" in item:
-                p, val = item.split("=", 1)
-                res[p][idx] = int(val.split("/")[1], 16)
+    out = run(cmd).stdout
+    # Each line is "xa=.. xb=.. e=.. (NVFP4: sa=.. sb=..) p1=value/0xBITS p2=... p1~p2=related":
+    # the placements' bits in the order asked, then the relations (no bits). Two scans of the
+    # whole text instead of a regular expression per line.
+    idx = [int(xa) * 256 + int(xb) for xa, xb in _EVAL_CODES_RE.findall(out)]
+    hexes = _EVAL_BITS_RE.findall(out)
+    if len(hexes) != len(idx) * len(placements):
+        sys.stderr.write("mxcert eval output: %d results for %d lines of %d placements\n"
+                         % (len(hexes), len(idx), len(placements)))
+        sys.exit(1)
+    res = {}
+    for j, p in enumerate(placements):
+        bits = [None] * NUM_PAIRS
+        for i, h in zip(idx, hexes[j::len(placements)]):
+            bits[i] = int(h, 16)
+        res[p] = bits
     for p in placements:
         if any(x is None for i, x in enumerate(res[p]) if scale == "e8m0" or (i >> 8 <= 127 and i & 255 <= 127)):
             sys.stderr.write("mxcert eval output incomplete for %s\n" % p)
