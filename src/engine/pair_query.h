@@ -25,7 +25,7 @@ struct PairQuery {
   /// every claim and decision.
   bool obligations = false;
   /// Tests only: a perturbation of the analysis (smt::FaultInjection).
-  smt::FaultInjection fault;
+  smt::FaultInjection fault{};
 };
 
 /// Concrete element inputs on which the two placements are not related at (xa, xb).
