@@ -356,7 +356,9 @@ def jit(mlir_runner, runner_libs, module, opt="-O2"):
     out = []
     for c in chunks:
         m = re.search(r"\[([^\]]*)\]", c)
-        out.append([int(x) & 0xFFFFFFFF for x in m.group(1).replace("\n", " ").split(",") if x.strip()])
+        # int() skips the spaces and newlines around each number.
+        body = m.group(1)
+        out.append([x & 0xFFFFFFFF for x in map(int, body.split(","))] if body.strip() else [])
     return out
 
 
