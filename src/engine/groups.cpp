@@ -39,6 +39,11 @@ bool witnessDisagrees(const PairQuery &q, const std::vector<unsigned> &a,
   return !isRelated(r[0], r[1], q.rel);
 }
 
+bool witnessDisagrees(const PairQuery &q, DecodedBlock &block, int xa, int xb) {
+  std::vector<CVal> r = block.evaluate({q.lhs, q.rhs}, unsigned(xa), unsigned(xb));
+  return !isRelated(r[0], r[1], q.rel);
+}
+
 bool witnessDisagrees(const PairQuery &q, const Witness &w, int xa, int xb) {
   if (w.tree.empty()) return witnessDisagrees(q, w.a, w.b, xa, xb);
   return witnessDisagrees(withTree(q, Tree::parse(w.tree, q.cfg.k())), w.a, w.b, xa, xb);

@@ -43,6 +43,9 @@ bool witnessDisagrees(const PairQuery &q, const std::vector<unsigned> &a,
                       const std::vector<unsigned> &b, int xa, int xb);
 /// The same for witness w's inputs and tree (its own code pair ignored).
 bool witnessDisagrees(const PairQuery &q, const Witness &w, int xa, int xb);
+/// The same for an input decoded once with q's configuration (its tree values kept across
+/// code pairs: models/eval.h), for callers that try one input on many pairs.
+bool witnessDisagrees(const PairQuery &q, DecodedBlock &block, int xa, int xb);
 /// q asked about the one tree t (any-order off).
 PairQuery withTree(const PairQuery &q, const Tree &t);
 

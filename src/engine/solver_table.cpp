@@ -1,5 +1,6 @@
 // src/engine/solver_table.cpp — certified agree sets (see solver_table.h).
 #include "src/engine/solver_table.h"
+#include "src/engine/step_witness.h"
 
 #include "smt/abstract_check.h"
 
@@ -16,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -492,6 +494,7 @@ RegionCheck checkQuery(const PairQuery &q, const smt::Query &sq, const Region &r
     rc.verdict = smt::Verdict::Unknown;
     rc.reason = std::string("the ") + toString(*sq.step) + " step of the invariant (" + sq.inv.str(q.lhs, q.rhs) +
                 ") does not hold";
+    rc.stepModel = std::move(r.model);
     return rc;
   }
   if (r.verdict == smt::Verdict::Sat) {
@@ -653,6 +656,7 @@ InductionCheck proveAnyOrder(const PairQuery &q, const Region &region, smt::Back
                       (rc.reason.empty() ? std::string(toString(st)) + " step " + smt::toString(rc.verdict) : rc.reason);
         out.final = out.final || rc.final;
         out.tooLarge = out.tooLarge || rc.tooLarge;
+        if (!rc.stepModel.empty()) out.failedSteps.push_back({st, inv, std::move(rc.stepModel)});
         ok = false;
         break;
       }
@@ -809,6 +813,8 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   const CodeGroups cg = groupCodePairs(anyOrder ? withTree(q, trees.front()) : q, true);
   // Pairs where the induction failed on the pair alone: without a witness they are unknown.
   CodeSet inductionFailed;
+  // Pairs of regions where a failed root step's model gave a witness (step_witness.h).
+  CodeSet rootWitnessed;
   // State: candidate agree set C, proven set P, per-group witness.
   CodeSet C = CodeSet::all(), P;
   if (opt.useClosedForm) {
@@ -835,13 +841,16 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   auto outOfTime = [&](size_t gi) { return (gi & 255) == 0 && q.budget && q.budget->passed(); };
   auto addWitness = [&](const Witness &w, bool fromPattern, const std::function<bool(int, int)> &quick = {}) {
     int idx = -1;
+    // One input on every group: decoded once, its tree values kept (q's own tree).
+    std::optional<DecodedBlock> block;
+    if (w.tree.empty()) block.emplace(q.cfg, w.a, w.b);
     for (size_t gi = 0; gi < cg.groups.size(); ++gi) {
       if (outOfTime(gi)) break;
       const auto &g = cg.groups[gi];
       if (groupWitness[gi] >= 0) continue;
       auto [rxa, rxb] = g.pairs.front();
       if (quick && !quick(rxa, rxb)) continue;
-      if (!witnessDisagrees(q, w, rxa, rxb)) continue;
+      if (!(block ? witnessDisagrees(q, *block, rxa, rxb) : witnessDisagrees(q, w, rxa, rxb))) continue;
       for (auto [xa, xb] : g.pairs)
         if (P.get(xa, xb))
           throw std::logic_error("a witness refutes a proven pair (" + std::to_string(xa) + ", " +
@@ -878,9 +887,9 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   };
 
   // The induction (proveAnyOrder) on one region of question iq, counted in the stats.
-  auto induce = [&](const PairQuery &iq, const Region &r) {
+  auto induce = [&](const PairQuery &iq, const Region &r, double timeout) {
     progress();  // the state before these queries
-    InductionCheck ic = proveAnyOrder(iq, r, *backend, opt.timeout, opt.keepQueries);
+    InductionCheck ic = proveAnyOrder(iq, r, *backend, timeout, opt.keepQueries);
     res.stats.queries += ic.queries;
     res.stats.solverSeconds += ic.solverSeconds;
     return ic;
@@ -898,6 +907,8 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     const LeafFilter leafFilter(q, w.a, w.b);
     const std::function<bool(int, int)> quick = [&leafFilter](int xa, int xb) { return leafFilter.mayDisagree(xa, xb); };
     int before = int(res.witnesses.size());
+    std::optional<DecodedBlock> block;  // decoded once (q's own tree), as in addWitness
+    if (w.tree.empty()) block.emplace(q.cfg, w.a, w.b);
     // Attribute only to groups outside C unless there is no prediction.
     for (size_t gi = 0; gi < cg.groups.size() && int(res.witnesses.size()) == before; ++gi) {
       if (outOfTime(gi)) break;
@@ -905,7 +916,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       auto [rxa, rxb] = g.pairs.front();
       if (groupWitness[gi] >= 0 || (res.stats.usedClosedForm && C.get(rxa, rxb))) continue;
       if (!quick(rxa, rxb)) continue;
-      if (witnessDisagrees(q, w, rxa, rxb)) {
+      if (block ? witnessDisagrees(q, *block, rxa, rxb) : witnessDisagrees(q, w, rxa, rxb)) {
         w.xa = rxa;
         w.xb = rxb;
         addWitness(w, true, quick);
@@ -984,6 +995,8 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     return false;
   };
 
+  // Phase B's known witnesses, decoded once each (by index into res.witnesses; made lazily).
+  std::vector<std::unique_ptr<DecodedBlock>> witnessBlocks;
   // Phase A proves the candidate set region by region; phase B finds a witness for every
   // excluded group, or shows that the group agrees after all (it then rejoins the candidate
   // set and phase A runs again).
@@ -1014,7 +1027,14 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             inductionHalves.pop_back();
             if (r.count() == 0) continue;
           }
-          InductionCheck ic = induce(everyTree, r);
+          // Inside a region where a root step's model was an input's (below), the rest is
+          // near real counterexamples, which the solver may take long to rule in or out:
+          // the short limit of a first attempt, and on a timeout the unrolled query decides.
+          bool nearWitness = true;
+          for (int a = r.xa.lo; a <= r.xa.hi && nearWitness; ++a)
+            for (int b = r.xb.lo; b <= r.xb.hi && nearWitness; ++b)
+              if (r.contains(a, b)) nearWitness = rootWitnessed.get(a, b);
+          InductionCheck ic = induce(everyTree, r, nearWitness ? std::min(opt.timeout, opt.quickTimeout) : opt.timeout);
           if (ic.verdict == smt::Verdict::Unsat) {
             ++res.stats.unsat;
             ++res.stats.inductionRegions;
@@ -1033,6 +1053,29 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             inductionHalves.push_back({ra, depth + 1});
             continue;
           } else {
+            // A failed root step's model (abstract tree values at a code pair) that an input
+            // makes real (step_witness.h): the region does disagree there. The witness,
+            // confirmed by the reference evaluator, refutes its groups, and the induction is
+            // tried again on the rest (each such round refutes at least the model's pair).
+            bool refuted = false;
+            for (const InductionCheck::FailedStep &f : ic.failedSteps) {
+              const std::optional<Witness> w = rootStepInput(q, f.step, f.inv, r, f.model);
+              if (!w || !r.contains(w->xa, w->xb) || !C.get(w->xa, w->xb) || P.get(w->xa, w->xb) ||
+                  !witnessDisagrees(q, *w, w->xa, w->xb))
+                continue;
+              addWitness(*w, false);
+              if (res.witnessOf[pairIdx(w->xa, w->xb)] < 0) continue;  // (its group's first pair agrees)
+              ++res.stats.rootStepWitnesses;
+              for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+                for (int b = r.xb.lo; b <= r.xb.hi; ++b)
+                  if (r.contains(a, b)) rootWitnessed.set(a, b);
+              log("the " + std::string(toString(f.step)) + " step's model at xa=" + std::to_string(w->xa) +
+                  " xb=" + std::to_string(w->xb) + " is an input's: a witness; the induction again on the rest of " +
+                  r.str());
+              refuted = true;
+              break;
+            }
+            if (refuted) continue;
             ++res.stats.inductionFailures;
             log("no invariant carries over at " + r.str() + " (" + ic.reason + "): the unrolled tree's query decides it");
           }
@@ -1062,7 +1105,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         const bool wide = r.e.hi > r.e.lo && !q.obligations;
         RegionCheck rc;
         if (anyOrder) {
-          InductionCheck ic = induce(q, r);
+          InductionCheck ic = induce(q, r, opt.timeout);
           if (ic.verdict == smt::Verdict::Unsat) {
             ++res.stats.unsat;
             log("proven for every tree " + r.str() + " (" + std::to_string(ic.steps.size()) + " steps)");
@@ -1153,10 +1196,17 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       bool inUnknown = false;
       for (const Region &u : res.unknown) inUnknown = inUnknown || u.contains(rxa, rxb);
       if (inUnknown) continue;
-      // Known witnesses first (most recent first).
+      // Known witnesses first (most recent first), each decoded once (q's own tree).
       bool done = false;
+      if (witnessBlocks.size() < res.witnesses.size()) witnessBlocks.resize(res.witnesses.size());
+      auto knownDisagrees = [&](size_t w) {
+        const Witness &kw = res.witnesses[w];
+        if (!kw.tree.empty()) return witnessDisagrees(q, kw, rxa, rxb);
+        if (!witnessBlocks[w]) witnessBlocks[w] = std::make_unique<DecodedBlock>(q.cfg, kw.a, kw.b);
+        return witnessDisagrees(q, *witnessBlocks[w], rxa, rxb);
+      };
       for (int w = int(res.witnesses.size()) - 1; w >= 0 && !done; --w)
-        if (witnessDisagrees(q, res.witnesses[size_t(w)], rxa, rxb)) {
+        if (knownDisagrees(size_t(w))) {
           Witness cw = res.witnesses[size_t(w)];
           cw.xa = rxa;
           cw.xb = rxb;

@@ -18,6 +18,7 @@
 #include "src/engine/pair_query.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,9 @@ struct RegionCheck {
   bool tooLarge = false;
   std::optional<ConcreteInput> cex;   ///< for sat: confirmed by the reference evaluator
   ProofRecord proof;                  ///< for unsat
+  /// For an induction step the solver found satisfiable (reported as unknown: the invariant
+  /// does not carry over): the model's values of the step's variables (step_witness.h).
+  std::map<std::string, Integer> stepModel;
 };
 
 /// Per-leaf fixed element codes for restricted counterexample queries (see smt::Query).
@@ -119,6 +123,14 @@ struct InductionCheck {
   std::string reason;                            ///< for unknown: each invariant's failure
   bool final = false;                            ///< a smaller region would not help
   bool tooLarge = false;                         ///< some invariant's step hit an encoding limit
+  /// For unknown: the steps the solver found satisfiable, one per invariant at most, with
+  /// their models (abstract values and a code pair; step_witness.h makes inputs from them).
+  struct FailedStep {
+    InductionStep step = InductionStep::Leaf;
+    Invariant inv;
+    std::map<std::string, Integer> model;
+  };
+  std::vector<FailedStep> failedSteps;
   size_t queries = 0;
   double solverSeconds = 0;
 };
@@ -169,6 +181,9 @@ struct SolverTableStats {
   size_t predictionMismatches = 0;  ///< pairs where the closed form was wrong
   size_t inductionRegions = 0;      ///< fixed tree: regions proven for every tree (inductionFirst)
   size_t inductionFailures = 0;     ///< fixed tree: regions where no invariant carried over
+  /// Fixed tree: witnesses made from a failed root step's model (step_witness.h), each
+  /// confirmed by the reference evaluator; the induction is then tried again on the rest.
+  size_t rootStepWitnesses = 0;
   bool usedClosedForm = false;
   bool usedExhaustiveSeed = false;  ///< the exhaustive engine's set was the prediction
   double seconds = 0, solverSeconds = 0;

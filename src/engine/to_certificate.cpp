@@ -70,6 +70,8 @@ certs::Certificate certificateOf(const PairQuery &q, const SolverTableResult &r)
     // Fixed tree: regions proven by the every-tree induction, and those where it failed.
     c.stats["induction_regions"] = r.stats.inductionRegions;
     c.stats["induction_failures"] = r.stats.inductionFailures;
+    // Witnesses made from a failed root step's model (only where there are some).
+    if (r.stats.rootStepWitnesses) c.stats["root_step_witnesses"] = r.stats.rootStepWitnesses;
   }
   return c;
 }

@@ -1,0 +1,121 @@
+// tests/solver/test_step_witness.cpp — inputs made from a failed induction root step's model
+// (src/engine/step_witness.h): the input's tree value is the model's abstract sum, exactly;
+// the documented post2 double rounding (docs/benchmarks.md) is such a witness; the cases
+// with no input give none.
+#include "src/engine/step_witness.h"
+
+#include <catch2/catch.hpp>
+
+using namespace mxcert;
+using engine::PairQuery;
+
+namespace {
+
+PairQuery post2Post(const std::string &acc, int k) {
+  return PairQuery{ModelConfig{*findElementFormat("e2m1"), *findElementFormat("e2m1"), AccSpec{*findAccFormat(acc)},
+                               Tree::seq(k)},
+                   Placement::Post2, Placement::Post, Relation::Bitwise, nullptr, false, {}};
+}
+
+/// The invariant the engine tries for post2/post on e2m1 (base post, grid 2^-2, U = 36 / 2^-2).
+Invariant scaledPost() {
+  Invariant inv;
+  inv.mode = InvariantMode::Scaled;
+  inv.baseIsRhs = true;
+  inv.grid = -2;
+  inv.unit = Integer(144);
+  return inv;
+}
+
+/// The e2m1 value of a code.
+double e2m1(unsigned c) {
+  static const double mag[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+  return (c & 8 ? -1 : 1) * mag[c & 7];
+}
+
+/// The exact dot product of an e2m1 input (every partial sum here is exact in double).
+double dot(const engine::Witness &w) {
+  double s = 0;
+  for (size_t i = 0; i < w.a.size(); ++i) s += e2m1(w.a[i]) * e2m1(w.b[i]);
+  return s;
+}
+
+std::map<std::string, Integer> rootModel(int xa, int e, int64_t S, bool negZero = false) {
+  return {{"xa", Integer(int64_t(xa))}, {"e", Integer(int64_t(e))}, {"S", Integer(S)},
+          {"anyNaN", Integer(0)},        {"posInf", Integer(0)},      {"negInf", Integer(0)},
+          {"allNegZero", Integer(negZero ? 1 : 0)}};
+}
+
+Region box(int xaLo, int xaHi, int xbLo, int xbHi) {
+  Region r;
+  r.xa = {xaLo, xaHi};
+  r.xb = {xbLo, xbHi};
+  r.e = {xaLo + xbLo - 254, xaHi + xbHi - 254};
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("step witness: the root step's sum made an input, the post2 double rounding", "[solver][step-witness]") {
+  // V = 2.5 = 10 units of 2^-2 at sa = -24, sb = -2 (xa = 103, xb = 125, e = -26): post2
+  // rounds 2.5 * 2^-24 to 2 * 2^-24, a tie, then to +0; post rounds 2.5 * 2^-26 to 2^-24.
+  const PairQuery q = post2Post("f16", 32);
+  const Region r = box(103, 104, 103, 127);
+  const auto w = engine::rootStepInput(q, InductionStep::Root, scaledPost(), r, rootModel(103, -26, 10));
+  REQUIRE(w);
+  CHECK(w->xa == 103);
+  CHECK(w->xb == 125);
+  REQUIRE(w->a.size() == 32);
+  REQUIRE(w->b.size() == 32);
+  // Largest leaf first: 2.25 = 1.5 * 1.5, then 0.25 = 0.5 * 0.5, then +0 leaves.
+  CHECK(w->a[0] == 3);
+  CHECK(w->b[0] == 3);
+  CHECK(w->a[1] == 1);
+  CHECK(w->b[1] == 1);
+  for (size_t i = 2; i < 32; ++i) CHECK((w->a[i] == 0 && w->b[i] == 0));
+  CHECK(dot(*w) == 2.5);
+  CHECK(engine::witnessDisagrees(q, *w, 103, 125));
+  // At a pair where nothing double-rounds (both scales near 1) the same input agrees.
+  CHECK_FALSE(engine::witnessDisagrees(q, *w, 127, 127));
+}
+
+TEST_CASE("step witness: signs, zeros, and the values no input makes", "[solver][step-witness]") {
+  const PairQuery q = post2Post("f16", 4);
+  const Region r = box(100, 110, 100, 130);
+  const Invariant inv = scaledPost();
+  // A negative sum: a's sign bits; its exact value.
+  auto neg = engine::rootStepInput(q, InductionStep::Root, inv, r, rootModel(105, -30, -150));
+  REQUIRE(neg);
+  CHECK(dot(*neg) == -37.5);  // -(6 * 6 + 1.5 * 1)
+  for (unsigned c : neg->a) CHECK((c == 0 || (c & 8) != 0));
+  CHECK(neg->xb == -30 - 105 + 254);
+  // A sum of negative zeros: every leaf -0 * +0.
+  auto nz = engine::rootStepInput(q, InductionStep::Root, inv, r, rootModel(105, -30, 0, true));
+  REQUIRE(nz);
+  for (size_t i = 0; i < 4; ++i) CHECK((nz->a[i] == 8 && nz->b[i] == 0));
+  // More than k leaves' worth: 4 leaves of at most 36 make at most 144 (576 units).
+  CHECK(engine::rootStepInput(q, InductionStep::Root, inv, r, rootModel(105, -30, 576)));
+  CHECK_FALSE(engine::rootStepInput(q, InductionStep::Root, inv, r, rootModel(105, -30, 577)));
+  // NaN or infinite sums, other steps, a model without the sum: none.
+  auto nan = rootModel(105, -30, 10);
+  nan["anyNaN"] = Integer(1);
+  CHECK_FALSE(engine::rootStepInput(q, InductionStep::Root, inv, r, nan));
+  CHECK_FALSE(engine::rootStepInput(q, InductionStep::Node, inv, r, rootModel(105, -30, 10)));
+  auto noSum = rootModel(105, -30, 10);
+  noSum.erase("S");
+  CHECK_FALSE(engine::rootStepInput(q, InductionStep::Root, inv, r, noSum));
+  // A base side that carries the scale (pre, dequant): its tree values are not the inputs'.
+  PairQuery pre = q;
+  pre.lhs = Placement::Pre;
+  Invariant preBase = inv;
+  preBase.baseIsRhs = false;
+  CHECK_FALSE(engine::rootStepInput(pre, InductionStep::Root, preBase, r, rootModel(105, -30, 10)));
+  // Root1 (k = 1): the leaf (-1)^neg N 2^g; a region of one e value (no "e" in the model).
+  const PairQuery q1 = post2Post("f16", 1);
+  std::map<std::string, Integer> m1{{"xa", Integer(103)}, {"N", Integer(9)}, {"neg", Integer(1)},
+                                    {"nan", Integer(0)},   {"inf", Integer(0)}};
+  auto one = engine::rootStepInput(q1, InductionStep::Root1, inv, box(103, 103, 125, 125), m1);
+  REQUIRE(one);
+  CHECK(one->xb == 125);
+  CHECK(dot(*one) == -2.25);
+}
