@@ -102,6 +102,7 @@ json toJson(const Certificate &c) {
                          {"base", p.invariant->baseIsRhs ? "rhs" : "lhs"},
                          {"grid", p.invariant->grid},
                          {"unit", p.invariant->unit.str()}};
+    if (p.invariant && p.invariant->noInf) pj["invariant"]["no_inf"] = true;  // absent: false
     proofs.push_back(pj);
   }
   json ws = json::array();
@@ -232,7 +233,7 @@ Certificate certificateFromJson(const json &j) {
     if (p.contains("invariant")) {
       const json &iv = p.at("invariant");
       const std::string iw = where + ".invariant";
-      onlyKeys(iv, {"mode", "base", "grid", "unit"}, iw);
+      onlyKeys(iv, {"mode", "base", "grid", "unit", "no_inf"}, iw);
       Invariant inv;
       auto mode = parseInvariantMode(getString(iv, "mode"));
       if (!mode) throw SchemaError(iw + ".mode: expected scaled, zero or equal");
@@ -246,6 +247,10 @@ Certificate certificateFromJson(const json &j) {
           (unit.size() > 1 && unit[0] == '0'))
         throw SchemaError(iw + ".unit: expected a non-negative decimal integer");
       inv.unit = Integer::parse(unit);
+      if (iv.contains("no_inf")) {
+        if (!iv.at("no_inf").is_boolean()) throw SchemaError(iw + ".no_inf: expected true or false");
+        inv.noInf = iv.at("no_inf").get<bool>();
+      }
       pr.invariant = inv;
     }
     const bool anyOrder = c.config.anyOrder != 0;

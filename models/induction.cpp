@@ -46,7 +46,7 @@ std::vector<InductionStep> inductionSteps(int k) {
 
 std::string Invariant::str(Placement lhs, Placement rhs) const {
   return std::string(toString(mode)) + ", base " + toString(baseIsRhs ? rhs : lhs) + ", grid 2^" +
-         std::to_string(grid) + ", unit " + unit.str();
+         std::to_string(grid) + ", unit " + unit.str() + (noInf ? ", no infinities" : "");
 }
 
 }  // namespace mxcert

@@ -19,6 +19,7 @@
 // Exact partial sums (SumAcc) of children in I(n_1), ..., I(n_m) lie in J(n_1 + ... + n_m):
 // the same special flags; B's sum S 2^XB with |S| <= n U; Scaled: O's sum S 2^XO with the
 // same all-negative-zero flag; Zero: O's sum 0; Equal: the same sum (any S).
+// With noInf, I(n) and J(n) also hold no infinity (on either side; a NaN may be there).
 //
 // The steps (each proven by a solver over a region of code pairs, n a variable; docs/bounds.md,
 // "Every reduction order"):
@@ -67,10 +68,18 @@ struct Invariant {
   bool baseIsRhs = false;
   int grid = 0;       ///< g: B's finite values are multiples of 2^(g + σ(B))
   Integer unit;       ///< U: one leaf of B is at most U 2^XB in magnitude
+  /// No infinities: neither side's value (or partial sum) is an infinity (NaN allowed). The
+  /// leaf step proves it of the leaves and the node step of every rounded sum of at most m
+  /// leaves (|S| <= n U 2^XB must round below the overflow threshold); it lets the root step
+  /// rule out an infinite tree value, which no input may reach but which a scaling by +0 turns
+  /// into NaN on one side only (post2's rnd(2^s) = +0 arm). Tried after the same invariant
+  /// without it (candidateInvariants), so the regions that need no such bound keep their
+  /// proofs.
+  bool noInf = false;
   bool operator==(const Invariant &o) const {
-    return mode == o.mode && baseIsRhs == o.baseIsRhs && grid == o.grid && unit == o.unit;
+    return mode == o.mode && baseIsRhs == o.baseIsRhs && grid == o.grid && unit == o.unit && noInf == o.noInf;
   }
-  /// "scaled, base post, grid 2^-2, unit 144".
+  /// "scaled, base post, grid 2^-2, unit 144" (", no infinities" when noInf).
   std::string str(Placement lhs, Placement rhs) const;
 };
 
@@ -110,7 +119,10 @@ typename D::Bool inSubtreeInvariant(D &d, const Invariant &inv, const Val<D> &B,
                                     const typename D::Int &n, const typename D::Int &XB,
                                     const typename D::Int &XO) {
   using Bool = typename D::Bool;
-  if (inv.mode == InvariantMode::Equal) return related(d, B, O, Relation::Bitwise);
+  // No infinities (noInf): neither value is an infinity that is not a NaN.
+  const Bool noInf = inv.noInf ? d.land(d.lnot(d.land(B.inf, d.lnot(B.nan))), d.lnot(d.land(O.inf, d.lnot(O.nan))))
+                               : d.litB(true);
+  if (inv.mode == InvariantMode::Equal) return d.land(related(d, B, O, Relation::Bitwise), noInf);
   const Bool sameSign = d.lnot(d.lxor(B.neg, O.neg));
   Bool cls = d.land(d.lnot(d.lxor(B.nan, O.nan)), d.lnot(d.lxor(B.inf, O.inf)));
   cls = d.land(cls, d.lor(d.lnot(d.land(B.inf, d.lnot(B.nan))), sameSign));
@@ -122,7 +134,7 @@ typename D::Bool inSubtreeInvariant(D &d, const Invariant &inv, const Val<D> &B,
   } else {
     shape = d.land(shape, d.eq(O.N, d.lit(0)));
   }
-  return d.land(cls, d.lor(d.lnot(isFinite(d, B)), shape));
+  return d.land(d.land(cls, d.lor(d.lnot(isFinite(d, B)), shape)), noInf);
 }
 
 /// (SB, SO) in J(n) (see file comment); n a term.
@@ -132,6 +144,11 @@ typename D::Bool inSumInvariant(D &d, const Invariant &inv, const SumAcc<D> &B, 
   using Bool = typename D::Bool;
   auto same = [&](const Bool &x, const Bool &y) { return d.lnot(d.lxor(x, y)); };
   Bool flags = d.land(same(B.anyNaN, O.anyNaN), d.land(same(B.posInf, O.posInf), same(B.negInf, O.negInf)));
+  if (inv.noInf) {
+    // No infinities: a sum with an infinite term and no NaN is none (both sides).
+    auto finiteOrNaN = [&](const SumAcc<D> &x) { return d.lor(x.anyNaN, d.land(d.lnot(x.posInf), d.lnot(x.negInf))); };
+    flags = d.land(flags, d.land(finiteOrNaN(B), finiteOrNaN(O)));
+  }
   if (inv.mode == InvariantMode::Equal) {
     Aligned<D> al = align(d, B.S, B.X, O.S, O.X);
     return d.land(flags, d.land(same(B.allNegZero, O.allNegZero), d.eq(al.A, al.B)));

@@ -509,8 +509,10 @@ int cmdEmitSmt2(int argc, char **argv) {
     std::string names;
     bool found = false;
     for (const Invariant &inv : cands) {
-      names += std::string(names.empty() ? "" : " or ") + toString(inv.mode);
-      if (mode == toString(inv.mode)) {
+      // The scaled invariant without infinities (Invariant::noInf) is "scaled-noinf".
+      const std::string name = std::string(toString(inv.mode)) + (inv.noInf ? "-noinf" : "");
+      names += std::string(names.empty() ? "" : " or ") + name;
+      if (mode == name) {
         sq.inv = inv;
         found = true;
       }

@@ -635,8 +635,24 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
   // Mode zero (everything on O's side rounds away) cannot hold for post2, whose leaves are
   // post's.
   if (base == Placement::Post && other != Placement::Post && other != Placement::Post2) {
-    inv.mode = InvariantMode::Zero;
-    out.push_back(inv);
+    Invariant zero = inv;
+    zero.mode = InvariantMode::Zero;
+    out.push_back(zero);
+  }
+  // Last, the scaled invariant without infinities (Invariant::noInf), where no element is an
+  // infinity (its leaf step proves the products finite, its node step the rounded sums): a
+  // region the others prove keeps their proofs; one where the scaled invariant's root step
+  // failed on an infinite tree value (post2's +0 scaling makes it NaN, post keeps it) may now
+  // be proven. proveAnyOrder tries it only after such a failure.
+  auto hasInf = [&](const ElementFormat &f) {
+    for (unsigned c = 0; c < f.numCodes(); ++c)
+      if (decodeElement(d, f, Integer(int64_t(c))).inf) return true;
+    return false;
+  };
+  if (!hasInf(q.cfg.a) && !hasInf(q.cfg.b)) {
+    Invariant finite = inv;
+    finite.noInf = true;
+    out.push_back(finite);
   }
   return out;
 }
@@ -644,7 +660,24 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
 InductionCheck proveAnyOrder(const PairQuery &q, const Region &region, smt::Backend &backend, double timeoutSec,
                              bool keepText) {
   InductionCheck out;
+  // Whether the invariant `inv` less noInf failed at the root step on an infinite tree value
+  // (the model's sum or leaf is an infinity, not a NaN): only then is inv (noInf) tried.
+  auto failedOnInfinity = [&](const Invariant &inv) {
+    Invariant plain = inv;
+    plain.noInf = false;
+    for (const InductionCheck::FailedStep &f : out.failedSteps) {
+      if (!(f.inv == plain)) continue;
+      auto flag = [&](const char *n) {
+        const auto it = f.model.find(n);
+        return it != f.model.end() && it->second.sign() != 0;
+      };
+      if (f.step == InductionStep::Root && !flag("anyNaN") && (flag("posInf") || flag("negInf"))) return true;
+      if (f.step == InductionStep::Root1 && !flag("nan") && flag("inf")) return true;
+    }
+    return false;
+  };
   for (const Invariant &inv : candidateInvariants(q)) {
+    if (inv.noInf && !failedOnInfinity(inv)) continue;
     std::vector<ProofRecord> steps;
     bool ok = true;
     for (InductionStep st : inductionSteps(q.cfg.k())) {
@@ -1026,6 +1059,17 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             std::tie(r, depth) = inductionHalves.back();
             inductionHalves.pop_back();
             if (r.count() == 0) continue;
+            // Pairs of the half refuted or decided since it was made (witnesses found meanwhile)
+            // are left out: its first box of what is still to prove, the rest of it later.
+            CodeSet left;
+            for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+              for (int b = r.xb.lo; b <= r.xb.hi; ++b)
+                if (r.contains(a, b) && scoped.get(a, b)) left.set(a, b);
+            if (left.count() == 0) continue;
+            if (left.count() < r.count()) {
+              inductionHalves.push_back({r, depth});
+              r = firstRegionByBox(left, armBoxes);
+            }
           }
           // Inside a region where a root step's model was an input's (below), the rest is
           // near real counterexamples, which the solver may take long to rule in or out:
@@ -1076,6 +1120,17 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
               break;
             }
             if (refuted) continue;
+            if (nearWitness && ic.failedSteps.empty() && !ic.final && !singlePair(r) && depth < kInductionSplitDepth) {
+              // Near root-step witnesses and no model that an input makes (the step ran out of
+              // its short limit): its halves are tried with the induction again, so that the
+              // pairs that do differ end up in small regions, where the root step is quick.
+              ++res.stats.splits;
+              log("no invariant carries over at " + r.str() + " (" + ic.reason + "), near witnesses: its halves are tried");
+              auto [ra, rb] = split(r);
+              inductionHalves.push_back({rb, depth + 1});
+              inductionHalves.push_back({ra, depth + 1});
+              continue;
+            }
             ++res.stats.inductionFailures;
             log("no invariant carries over at " + r.str() + " (" + ic.reason + "): the unrolled tree's query decides it");
           }

@@ -17,6 +17,9 @@
 #include "src/engine/bounds.h"
 #include "src/engine/exhaustive.h"
 #include "src/engine/solver_table.h"
+#include "src/engine/to_certificate.h"
+#include "src/check/checker.h"
+#include "certs/certificate.h"
 
 #include <catch2/catch.hpp>
 
@@ -195,7 +198,26 @@ TEST_CASE("solver = exhaustive: post2/post in f16, regions box by box (e2m1 k = 
   // to 142, rnd(2^16) above) and its first rounding is exact from xa = 105: the engine takes
   // its regions box by box along these lines (scaleArmBoxes). rne here (about 11 s); rtz, whose
   // rnd(2^16) is the finite 65504, in the hidden "[sweep]" case (about 60 s; exhaustive 2 s).
-  compareWithExhaustive(query("e2m1", 1, "seq", Placement::Post2, Placement::Post, Relation::Bitwise, "f16"));
+  PairQuery q = query("e2m1", 1, "seq", Placement::Post2, Placement::Post, Relation::Bitwise, "f16");
+  q.obligations = true;  // as `mxcert table` (certificate format version 2)
+  engine::SolverTableResult s = solverTable(q);
+  REQUIRE(s.agree == engine::runExhaustive(q).agree);
+  checkWitnesses(q, s);
+  // Where rnd(2^sb) is +0 (xb < 103) an infinite tree value would give NaN (post2) and inf
+  // (post): the invariant without infinities (Invariant::noInf) proves those regions, and the
+  // checker re-proves its steps; the same certificate with the clause dropped is refuted (its
+  // queries no longer match the recorded ones).
+  size_t noInf = 0;
+  for (const engine::ProofRecord &p : s.proofs) noInf += p.step && p.inv.noInf ? 1 : 0;
+  CHECK(noInf >= 2);  // at k = 1: leaf and root1 of at least one region
+  nlohmann::json j = certs::toJson(engine::certificateOf(q, s));
+  CHECK(check::checkCertificate(certs::certificateFromJson(j), check::CheckOptions{}).holds());
+  for (auto &p : j["proofs"])
+    if (p.contains("invariant")) p["invariant"].erase("no_inf");
+  const check::CheckReport bad = check::checkCertificate(certs::certificateFromJson(j), check::CheckOptions{});
+  CHECK_FALSE(bad.holds());
+  REQUIRE(bad.firstFalse());
+  CHECK(bad.firstFalse()->detail.find("does not match") != std::string::npos);
 }
 
 TEST_CASE("solver = exhaustive (sweep): post2/post in f16 rtz (e2m1 k = 1)", "[.][sweep]") {
