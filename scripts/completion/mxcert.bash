@@ -20,7 +20,7 @@ _mxcert() {
     --subnormals) COMPREPLY=($(compgen -W "keep ftz" -- "$cur")); return ;;
     --tree) COMPREPLY=($(compgen -W "seq pairwise fused any any:2" -- "$cur")); return ;;
     --step) COMPREPLY=($(compgen -W "leaf root node start add root1" -- "$cur")); return ;;
-    --invariant) COMPREPLY=($(compgen -W "scaled zero equal" -- "$cur")); return ;;
+    --invariant) COMPREPLY=($(compgen -W "scaled zero equal scaled-noinf" -- "$cur")); return ;;
     --lhs|--rhs) COMPREPLY=($(compgen -W "pre post dequant post2" -- "$cur")); return ;;
     --relation) COMPREPLY=($(compgen -W "bitwise value" -- "$cur")); return ;;
     --engine) COMPREPLY=($(compgen -W "solver exhaustive" -- "$cur")); return ;;

@@ -154,6 +154,22 @@ tamper "a wider unit" 1 'c["proofs"][0]["invariant"]["unit"] = "145"'
 tamper "a step renamed" 1 'c["proofs"][1]["step"], c["proofs"][2]["step"] = c["proofs"][2]["step"], c["proofs"][1]["step"]'
 tamper "a root1 step at k = 32" 2 'c["proofs"][1]["step"] = "root1"'
 tamper "the tree spelled any:32" 2 'c["config"]["tree"] = "any:32"'
+# The invariant without infinities (docs/bounds.md): recorded as "no_inf": true; a claim that
+# the steps were of that invariant does not match the queries proven; a non-boolean is a
+# schema error naming the field.
+tamper "no_inf claimed for every step" 1 'for p in c["proofs"]: p["invariant"]["no_inf"] = True'
+tamper "no_inf not a boolean" 2 'c["proofs"][0]["invariant"]["no_inf"] = "yes"'
+err_contains "invariant.no_inf: expected true or false" "no_inf schema message"
+
+# emit-smt2 names the invariant: scaled-noinf where no element is an infinity.
+run emit-smt2 --format mxfp4 --lhs post2 --rhs post --acc f16 --k 1 --tree any --guard "xa:105..132,xb:0..102" \
+  --step root1 --invariant scaled-noinf --encoding lia
+expect_rc 0 "emit-smt2 scaled-noinf"
+contains "invariant scaled, base post, grid 2^-2, unit 144, no infinities" "emit-smt2 scaled-noinf header"
+run emit-smt2 --format mxfp4 --lhs post2 --rhs post --acc f16 --k 1 --tree any --guard "xa:105..132,xb:0..102" \
+  --step root1 --invariant zero --encoding lia
+expect_rc 2 "emit-smt2 no zero invariant for post2"
+err_contains "expected scaled or scaled-noinf for post2/post" "emit-smt2 invariant names"
 
 # --- export and consumers ----------------------------------------------------------------------
 run export "$TMP/k32.json" --as json
