@@ -72,9 +72,10 @@ struct Invariant {
   /// leaf step proves it of the leaves and the node step of every rounded sum of at most m
   /// leaves (|S| <= n U 2^XB must round below the overflow threshold); it lets the root step
   /// rule out an infinite tree value, which no input may reach but which a scaling by +0 turns
-  /// into NaN on one side only (post2's rnd(2^s) = +0 arm). Tried after the same invariant
-  /// without it (candidateInvariants), so the regions that need no such bound keep their
-  /// proofs.
+  /// into NaN on one side only (post2's rnd(2^s) = +0 arm). Offered where no element is an
+  /// infinity (candidateInvariants) and tried only after the same invariant without it failed
+  /// at the root step on an infinite value (proveAnyOrder), so the regions that need no such
+  /// bound keep their proofs.
   bool noInf = false;
   bool operator==(const Invariant &o) const {
     return mode == o.mode && baseIsRhs == o.baseIsRhs && grid == o.grid && unit == o.unit && noInf == o.noInf;
