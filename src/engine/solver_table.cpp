@@ -843,6 +843,15 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   // Halves of regions whose induction hit an encoding limit, with their split depth: tried
   // before the rest of the scope (every one lies inside it).
   std::vector<std::pair<Region, int>> inductionHalves;
+  // Queues the two halves of region r (split: e first) for the induction, one level deeper,
+  // counted and logged with `why`; the first half is tried first.
+  auto pushHalves = [&](const Region &r, int depth, const std::string &why) {
+    ++res.stats.splits;
+    log(why);
+    auto [ra, rb] = split(r);
+    inductionHalves.push_back({rb, depth + 1});
+    inductionHalves.push_back({ra, depth + 1});
+  };
   const CodeGroups cg = groupCodePairs(anyOrder ? withTree(q, trees.front()) : q, true);
   // Pairs where the induction failed on the pair alone: without a witness they are unknown.
   CodeSet inductionFailed;
@@ -1090,11 +1099,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
           } else if (ic.tooLarge && !ic.final && !singlePair(r) && depth < kInductionSplitDepth) {
             // An invariant's step did not fit the encoding's case-split limit, which the
             // region's ranges set: its halves are tried with the induction again.
-            ++res.stats.splits;
-            log("no invariant fits at " + r.str() + " (" + ic.reason + "): its halves are tried");
-            auto [ra, rb] = split(r);
-            inductionHalves.push_back({rb, depth + 1});
-            inductionHalves.push_back({ra, depth + 1});
+            pushHalves(r, depth, "no invariant fits at " + r.str() + " (" + ic.reason + "): its halves are tried");
             continue;
           } else {
             // A failed root step's model (abstract tree values at a code pair) that an input
@@ -1124,11 +1129,8 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
               // Near root-step witnesses and no model that an input makes (the step ran out of
               // its short limit): its halves are tried with the induction again, so that the
               // pairs that do differ end up in small regions, where the root step is quick.
-              ++res.stats.splits;
-              log("no invariant carries over at " + r.str() + " (" + ic.reason + "), near witnesses: its halves are tried");
-              auto [ra, rb] = split(r);
-              inductionHalves.push_back({rb, depth + 1});
-              inductionHalves.push_back({ra, depth + 1});
+              pushHalves(r, depth, "no invariant carries over at " + r.str() + " (" + ic.reason +
+                                       "), near witnesses: its halves are tried");
               continue;
             }
             ++res.stats.inductionFailures;
