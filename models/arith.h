@@ -218,6 +218,44 @@ template <class D> Val<D> rebase(D &d, const Val<D> &v, const typename D::Int &b
   }
 }
 
+/// Re-expresses a value whose finite N has at most p significant bits (a rounded value) as
+/// M * 2^X' with M < 2^p: for N in binade m >= p (2^m <= N < 2^(m+1)), M = N / 2^(m-p+1) and
+/// X' = X + m - p + 1; below 2^p nothing changes. The value is the same (N's low m - p + 1
+/// bits are zero: a precision obligation of the query, as in roundAcc), only its
+/// representation moves the binade from N into X, so that a later rounding of the value at a
+/// variable exponent splits over the p binades of M (times the p exponents where each can
+/// round) instead of over every binade of N. The concrete domain needs no such form and
+/// returns v.
+template <class D> Val<D> normalizeSignificand(D &d, const Val<D> &v, unsigned p) {
+  if constexpr (!D::kSymbolic) {
+    return v;
+  } else {
+    const Interval nr = d.range(v.N);
+    if (nr.hi < Integer::pow2(p) || d.precBound(v.prec, p) > p) return v;
+    using Int = typename D::Int;
+    Select<D, Val<D>> sel(d);
+    // N < 2^p: N itself, written as 2 q + r with q < 2^(p-1) (a division only there), so that
+    // the analysis sees M < 2^p in every arm.
+    const typename D::Bool small = d.lt(v.N, d.lit(Integer::pow2(p)));
+    sel.when(small, [&] {
+      DivMod<Int> qr = d.divPow2Within(v.N, 1, small, Integer(0), Integer::pow2(p - 1) - 1);
+      return Val<D>{v.nan, v.inf, v.neg, d.add(d.mulc(qr.q, Integer(2)), qr.r), v.X, v.prec, v.rounded};
+    });
+    const typename D::Bool fin = isFinite(d, v);
+    for (unsigned m = std::max<unsigned>(p, max(nr.lo, Integer(1)).msb()); m <= nr.hi.msb(); ++m) {
+      const unsigned s = m - p + 1;
+      typename D::Bool c = d.le(d.lit(Integer::pow2(m)), v.N);
+      if (nr.hi >= Integer::pow2(m + 1)) c = d.land(c, d.lt(v.N, d.lit(Integer::pow2(m + 1))));
+      sel.when(c, [&] {
+        DivMod<Int> qr = d.divPow2Within(v.N, s, c, Integer::pow2(p - 1), Integer::pow2(p) - 1);
+        d.require(d.lor(d.lnot(d.land(fin, c)), d.eq(qr.r, d.lit(0))), Obligation::Precision);
+        return Val<D>{v.nan, v.inf, v.neg, qr.q, d.add(v.X, d.lit(Integer(int64_t(s)))), v.prec, v.rounded};
+      });
+    }
+    return sel.result();
+  }
+}
+
 /// Whether N * 2^X >= 2^t, for N in `nr` (nr.hi > 0) with msb N <= mMax: exists m with
 /// N >= 2^m and X >= t - m (m = msb N is the witness); comparisons the range implies are
 /// dropped.

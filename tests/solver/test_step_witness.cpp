@@ -4,6 +4,10 @@
 // with no input give none.
 #include "src/engine/step_witness.h"
 
+#include "smt/backend.h"
+#include "smt/encoder.h"
+#include "smt/term_domain.h"
+
 #include <catch2/catch.hpp>
 
 using namespace mxcert;
@@ -118,4 +122,31 @@ TEST_CASE("step witness: signs, zeros, and the values no input makes", "[solver]
   REQUIRE(one);
   CHECK(one->xb == 125);
   CHECK(dot(*one) == -2.25);
+}
+
+TEST_CASE("normalized significand: the same value, M below 2^p (solver-checked)", "[solver][post2-normalize]") {
+  // A bf16-rounded value of 25 bits of range (the e4m3 k = 32 tree value has 41, in units of 2^-18)
+  // written as M 2^X' (models/arith.h, normalizeSignificand): cvc5 proves, with every fact of
+  // the analysis (the precision obligations included), that it is the same value, and the
+  // analysis bounds M below 2^8 in every arm.
+  smt::TermStore st;
+  st.setObligations(true);
+  smt::TermDomain d(st);
+  const AccSpec acc{*findAccFormat("bf16")};
+  const smt::SInt S{st.intVar("S", Integer(0), Integer::pow2(24))};
+  const smt::SInt X = d.lit(Integer(-18));
+  const Val<smt::TermDomain> v = roundAcc(d, finiteVal(d, d.litB(false), S, X), acc);
+  const Val<smt::TermDomain> n = normalizeSignificand(d, v, unsigned(acc.fmt.p));
+  CHECK(d.range(n.N).hi < Integer(256));
+  CHECK(d.range(v.N).hi >= Integer::pow2(24));
+  st.assertGoal(d.lnot(related(d, v, n, Relation::Bitwise)).t);
+  REQUIRE(st.phaseCount() > 1);  // the precision facts are proven, not assumed
+  const smt::CheckResult r = smt::makeBackend("cvc5")->check(st, 120);
+  CHECK(r.verdict == smt::Verdict::Unsat);
+  // The concrete domain keeps the value as it is.
+  ConcreteDomain c;
+  const Val<ConcreteDomain> cv = finiteVal(c, false, Integer(3 << 20), Integer(-18), 2);
+  const Val<ConcreteDomain> cn = normalizeSignificand(c, cv, 8);
+  CHECK(cn.N == cv.N);
+  CHECK(cn.X == cv.X);
 }
