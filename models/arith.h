@@ -218,6 +218,18 @@ template <class D> Val<D> rebase(D &d, const Val<D> &v, const typename D::Int &b
   }
 }
 
+/// Whether N lies in binade m, 2^m <= N < 2^(m+1), for N in the range nr: the sides nr
+/// already implies are left out (true when both are), so that no comparison is built that the
+/// analysis would only fold to a constant (a Decided fact for the solver in obligations mode).
+template <class D>
+typename D::Bool inBinade(D &d, const typename D::Int &N, const Interval &nr, unsigned m) {
+  const Integer lo2 = Integer::pow2(m), hi2 = Integer::pow2(m + 1);
+  typename D::Bool b = d.litB(true);
+  if (nr.lo < lo2) b = d.land(b, d.le(d.lit(lo2), N));
+  if (nr.hi >= hi2) b = d.land(b, d.lt(N, d.lit(hi2)));
+  return b;
+}
+
 /// Re-expresses a value whose finite N has at most p significant bits (a rounded value) as
 /// M * 2^X' with M < 2^p: for N in binade m >= p (2^m <= N < 2^(m+1)), M = N / 2^(m-p+1) and
 /// X' = X + m - p + 1; below 2^p nothing changes. The value is the same (N's low m - p + 1
@@ -244,8 +256,7 @@ template <class D> Val<D> normalizeSignificand(D &d, const Val<D> &v, unsigned p
     const typename D::Bool fin = isFinite(d, v);
     for (unsigned m = std::max<unsigned>(p, max(nr.lo, Integer(1)).msb()); m <= nr.hi.msb(); ++m) {
       const unsigned s = m - p + 1;
-      typename D::Bool c = d.le(d.lit(Integer::pow2(m)), v.N);
-      if (nr.hi >= Integer::pow2(m + 1)) c = d.land(c, d.lt(v.N, d.lit(Integer::pow2(m + 1))));
+      const typename D::Bool c = inBinade(d, v.N, nr, m);
       sel.when(c, [&] {
         DivMod<Int> qr = d.divPow2Within(v.N, s, c, Integer::pow2(p - 1), Integer::pow2(p) - 1);
         d.require(d.lor(d.lnot(d.land(fin, c)), d.eq(qr.r, d.lit(0))), Obligation::Precision);
@@ -361,14 +372,6 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   if (tzc <= int64_t(mHi) && nr.hi == Integer::pow2(mHi) && precRange > 1) precRange -= 1;
   const unsigned vprec = d.precBound(v.prec, unsigned(p));
   const bool precOK = std::min(vprec, precRange) <= unsigned(p);
-  // N in binade m: 2^m <= N < 2^(m+1) (sides the range implies are dropped).
-  auto inBinade = [&](unsigned m) {
-    const Integer lo2 = Integer::pow2(m), hi2 = Integer::pow2(m + 1);
-    Bool b = d.litB(true);
-    if (nr.lo < lo2) b = d.land(b, d.le(L(lo2), v.N));
-    if (nr.hi >= hi2) b = d.land(b, d.lt(v.N, L(hi2)));
-    return b;
-  };
   if (precRange > unsigned(p) && precOK && d.obligations() && !d.showPrecision(v.N, unsigned(p))) {
     // Only the static bound v.prec says that N has at most p significant bits (the
     // domain's checked analysis cannot show it from N's terms): an obligation, per binade
@@ -377,7 +380,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     for (unsigned m = std::max<unsigned>(mLo, unsigned(p)); m <= mHi; ++m) {
       const unsigned s = m - unsigned(p) + 1;
       if (int64_t(s) <= tzc) continue;
-      const Bool c = d.land(fin, inBinade(m));
+      const Bool c = d.land(fin, inBinade(d, v.N, nr, m));
       if (auto k = d.known(c); k && !*k) continue;
       DivMod<Int> qr = d.divPow2Within(v.N, s, c, Integer::pow2(m) >> s, (Integer::pow2(m + 1) - 1) >> s);
       d.require(d.lor(d.lnot(c), d.eq(qr.r, L(0))), Obligation::Precision);
@@ -451,7 +454,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   for (unsigned m = std::max<unsigned>(mLo, unsigned(std::max<int64_t>(fitBits, 0))); !precOK && m <= mHi; ++m) {
     const int64_t mi = int64_t(m);
     if (xr.hi < I(emin - mi)) continue;
-    Bool c = d.land(inBinade(m), d.le(L(I(emin - mi)), v.X));
+    Bool c = d.land(inBinade(d, v.N, nr, m), d.le(L(I(emin - mi)), v.X));
     sel.when(c, [&] { return finiteVal(d, neg, dropBits(unsigned(mi - p + 1), c, m), v.X); });
   }
 
@@ -462,7 +465,7 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     const int64_t subTop = std::min<int64_t>(int64_t(emin) - mi - 1, gridX - 1);
     if (xr.lo > I(subTop)) continue;
     const int64_t zeroHi = int64_t(emin) - p - 1 - mi;  // s >= m + 2
-    Bool inB = inBinade(m);
+    Bool inB = inBinade(d, v.N, nr, m);
     if (xr.lo <= I(zeroHi)) sel.when(d.land(inB, d.le(v.X, L(I(zeroHi)))), zeroRes);
     const int64_t encLo = std::max<int64_t>(zeroHi + 1, xr.lo.fitsInt64() ? xr.lo.toInt64() : zeroHi + 1);
     const int64_t encHi = std::min<int64_t>(subTop, xr.hi.fitsInt64() ? xr.hi.toInt64() : subTop);
