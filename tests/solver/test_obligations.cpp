@@ -98,9 +98,10 @@ TEST_CASE("obligations: faults in the analysis never become a certified proof", 
     engine::SolverTableResult r = table(q);
     REQUIRE(r.complete());
     REQUIRE(!r.proofs.empty());
-    // Test time: the e4m3 k = 32 queries take seconds each, so two sites there.
+    // Test time: the e4m3 k = 32 queries take about 2 s each, so one site there (two gave
+    // the same outcome at both sites for every fault).
     const std::vector<unsigned> sites =
-        q.cfg.k() == 32 && q.cfg.a.name == "e4m3" ? std::vector<unsigned>{0, 17} : std::vector<unsigned>{0, 3, 17, 100};
+        q.cfg.k() == 32 && q.cfg.a.name == "e4m3" ? std::vector<unsigned>{0} : std::vector<unsigned>{0, 3, 17, 100};
     configs.push_back({q, r.proofs[0].region, sites});
   }
   size_t caught = 0, harmless = 0, rejectedByCheck = 0;
@@ -115,11 +116,13 @@ TEST_CASE("obligations: faults in the analysis never become a certified proof", 
         smt::Query clean{q.cfg, q.lhs, q.rhs, q.rel, c.region, {}, nullptr, true, {}, {}, {}, {}};
         const std::string cleanSha = certs::sha256Hex(smt::LiaEncoding(clean).smtlib2());
         std::unique_ptr<smt::Backend> be = smt::makeBackend("cvc5");
-        // A short limit: unknown is an accepted outcome (a fault can make a query hard). Every
-        // run that finishes does so in under 5.5 s (measured: the slowest 5.4 s); the four
-        // that do not would run out any limit (20 s gave the same outcomes, 56 s more).
+        // A short limit: unknown is an accepted outcome (a fault can make a query hard), and
+        // counts as caught. Every run that ends in a proof (harmless, or of a changed query)
+        // does so in under 2 s (measured 2026-12-05: the slowest 1.74 s), so a limit of 4 s
+        // changes no outcome; the runs that end caught after more than 4 s would run out any
+        // limit (6 s and 20 s gave the same outcomes, 20 s 56 s more).
         const auto t0 = std::chrono::steady_clock::now();
-        engine::RegionCheck rc = engine::checkRegion(q, c.region, *be, 6);
+        engine::RegionCheck rc = engine::checkRegion(q, c.region, *be, 4);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // Never a counterexample in an agree region (a model is replayed by the evaluator).
         REQUIRE(rc.verdict != smt::Verdict::Sat);
