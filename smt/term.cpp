@@ -852,17 +852,17 @@ void TermStore::assertGoal(TermRef goal) {
     assertTrue(goal);
     return;
   }
-  // Phases 0 .. F-1: "fact i fails", stated locally (localFact); phase F: the goal.
   // Phase 0: the goal (a model there is a counterexample candidate, which the reference
-  // evaluator confirms, so a counterexample search needs no fact proven); phases 1 .. F: the
-  // facts, one each.
+  // evaluator confirms, so a counterexample search needs no fact proven); phases 1 .. F: "fact
+  // i fails", stated locally (localFact), one fact each, the Decided ones together in the
+  // last phase unless splitDecided_.
   const int main = 0;
   pushPhase(goal, main);
   int phase = 1;
   phaseFacts_.assign(1, {});
   std::vector<size_t> decided;
   for (size_t i = 0; i < (goalOnly_ ? 0 : facts_.size()); ++i) {
-    if (facts_[i].kind == FactKind::Decided) {
+    if (facts_[i].kind == FactKind::Decided && !splitDecided_) {
       decided.push_back(i);
       continue;
     }

@@ -204,6 +204,12 @@ public:
   /// recorded but get no phase, so the query is the goal's phase alone. Its unsat is never
   /// a proof; a model is still a candidate that the reference evaluator must confirm.
   void setGoalOnly(bool on) { goalOnly_ = on; }
+  /// Decided facts each in a phase of their own (set before assertGoal). Off (the default):
+  /// they share the last phase, whose query is the disjunction of their local statements,
+  /// one solver call for all of them. On: one phase each, as every other fact. For queries
+  /// where that disjunction is hard although each statement alone is easy (post2's root step
+  /// over a wide tree value, docs/solver.md).
+  void setSplitDecided(bool on) { splitDecided_ = on; }
   /// Narrows the analysis interval of t to r without asserting anything (a bound the
   /// semantics implies, e.g. rounding is monotone; the concrete domain checks it). Only
   /// without obligations: nothing would check it.
@@ -279,7 +285,8 @@ public:
   Live live(int phase) const;
   /// The facts a phase proves (indices into facts()): one for phases 1 .. F', and every
   /// Decided fact for the last phase when there are any (their local statements are
-  /// independent, so one disjunction proves them all with one solver call).
+  /// independent, so one disjunction proves them all with one solver call), unless
+  /// setSplitDecided gave each its own phase.
   std::vector<size_t> factsOfPhase(int phase) const;
   /// The number of phases (1 before assertGoal).
   int phaseCount() const { return phases_ == 0 ? 1 : phases_; }
@@ -376,6 +383,7 @@ private:
   bool obligations_ = false;
   bool factorConstants_ = false;
   bool goalOnly_ = false;  ///< see setGoalOnly
+  bool splitDecided_ = false;  ///< see setSplitDecided
   std::unordered_map<uint32_t, TermRef> abstractions_;
   std::set<uint32_t> inputs_;
   /// A division's fresh variable -> its side constraint (an assertion).

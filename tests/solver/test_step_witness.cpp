@@ -150,3 +150,38 @@ TEST_CASE("normalized significand: the same value, M below 2^p (solver-checked)"
   CHECK(cn.N == cv.N);
   CHECK(cn.X == cv.X);
 }
+
+TEST_CASE("post2's root step over a wide tree value: each decided fact in a phase of its own",
+          "[solver][post2-normalize]") {
+  // smt/induction_encoder.cpp: where post2's root step normalizes a wide tree value (e4m3
+  // k = 32 in bf16: N spans 41 bits of 2^-18), its decided facts get one phase each (together
+  // their disjunction, 116 of them over this region, was undecided after 120 s; alone each
+  // takes about 0.1 s); e2m1 (13 bits) keeps the direct form, with the decided facts in one last phase.
+  auto rootStep = [](const std::string &fmt, const Invariant &inv, const Region &r) {
+    smt::Query q{ModelConfig{*findElementFormat(fmt), *findElementFormat(fmt), AccSpec{*findAccFormat("bf16")},
+                             Tree::seq(32)},
+                 Placement::Post2, Placement::Post, Relation::Bitwise, r, {}, nullptr, true, {},
+                 InductionStep::Root, inv, {}};
+    q.cfg.anyOrder = 32;  // every tree (--tree any)
+    return std::make_unique<smt::LiaEncoding>(q);
+  };
+  auto decidedFacts = [](const smt::TermStore &st) {
+    size_t n = 0;
+    for (const smt::Fact &f : st.facts()) n += f.kind == smt::FactKind::Decided;
+    return n;
+  };
+  Invariant wide = scaledPost();
+  wide.grid = -18;
+  wide.unit = Integer::pow2(36);
+  const auto e4m3 = rootStep("e4m3", wide, box(0, 11, 0, 119));
+  const smt::TermStore &s4 = e4m3->store();
+  REQUIRE(decidedFacts(s4) > 0);
+  CHECK(size_t(s4.phaseCount()) == 1 + s4.facts().size());
+  for (int p = 1; p < s4.phaseCount(); ++p) CHECK(s4.factsOfPhase(p).size() == 1);
+  const auto e2m1 = rootStep("e2m1", scaledPost(), box(0, 11, 0, 119));
+  const smt::TermStore &s2 = e2m1->store();
+  const size_t d2 = decidedFacts(s2);
+  REQUIRE(d2 > 1);
+  CHECK(size_t(s2.phaseCount()) == 1 + (s2.facts().size() - d2) + 1);
+  CHECK(s2.factsOfPhase(s2.phaseCount() - 1).size() == d2);
+}
