@@ -42,6 +42,24 @@ Region Region::tightened() const {
   return r;
 }
 
+std::pair<Region, Region> Region::halves() const {
+  Region a = *this, b = *this;
+  if (e.hi > e.lo) {
+    const int mid = e.lo + (e.hi - e.lo) / 2;
+    a.e.hi = mid;
+    b.e.lo = mid + 1;
+  } else if (xa.hi > xa.lo) {
+    const int mid = xa.lo + (xa.hi - xa.lo) / 2;
+    a.xa.hi = mid;
+    b.xa.lo = mid + 1;
+  } else {
+    const int mid = xb.lo + (xb.hi - xb.lo) / 2;
+    a.xb.hi = mid;
+    b.xb.lo = mid + 1;
+  }
+  return {a.tightened(), b.tightened()};
+}
+
 std::string Region::str() const {
   auto rng = [](const char *n, CodeRange r) {
     return std::string(n) + ":" + std::to_string(r.lo) + ".." + std::to_string(r.hi);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mxcert {
@@ -38,6 +39,10 @@ struct Region {
   long count() const;
   /// Tightens the ranges to the pairs actually covered (empty region: count() == 0).
   Region tightened() const;
+  /// The region halved along e when it spans several e, else along xa, else along xb; both
+  /// halves tightened. Their union is the region and they are disjoint (a region of one pair
+  /// gives it and an empty region).
+  std::pair<Region, Region> halves() const;
   /// "xa:0..254,xb:0..254,e:-147..122" (full ranges are printed too).
   std::string str() const;
   bool operator==(const Region &o) const { return xa == o.xa && xb == o.xb && e == o.e; }

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -434,10 +435,16 @@ std::optional<std::string> readQueryFile(const std::string &base, const std::str
 
 /// One proof (or, for tables without stored proofs, one agree region): the query is
 /// regenerated from the configuration and compared with the record, then re-proven.
+/// Without a stored proof (`stored` null) and with `tooLarge` set, a region whose query hits
+/// the encoding's size limit is not reported: *tooLarge is set instead, so that the caller can
+/// check its halves. (With a stored proof the producer generated that query, so failing to
+/// regenerate it is a mismatch, a false claim.)
 void checkOneProof(Ctx &x, const std::string &name, const Region &region, const certs::Proof *stored,
-                   std::map<std::string, std::unique_ptr<smt::Backend>> &backends) {
+                   std::map<std::string, std::unique_ptr<smt::Backend>> &backends, bool *tooLarge = nullptr) {
   const auto t0 = Clock::now();
-  const bool obligations = stored && stored->obligations.has_value();
+  // A region without a stored proof is proven with obligations too: every fact of the
+  // analysis is a phase the solver proves, and its decisions are re-checked by arithmetic.
+  const bool obligations = !stored || stored->obligations.has_value();
   smt::Query q{x.c.config, x.c.lhs, x.c.rhs, x.c.relation, region, {}, x.opt.budget, obligations, {}, {}, {}, {}};
   if (stored && stored->nv) q.nv = stored->nv;
   const std::string regionText = stored ? proofRegionText(*stored) : region.str();
@@ -480,6 +487,22 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
     x.add(name, Status::Unknown,
           "region " + regionText + ": not checked: out of memory while regenerating the query (a resource limit)", t0);
     return;
+  } catch (const EncodingLimit &e) {
+    if (!stored && tooLarge) {
+      *tooLarge = true;
+      return;
+    }
+    if (!stored) {
+      // Nothing was claimed about this query: a size limit of the checker, not a false claim.
+      x.add(name, Status::Unknown, "region " + regionText + ": not checked: the query is too large (" + e.what() + ")",
+            t0);
+      return;
+    }
+    x.add(name, Status::False,
+          "region " + regionText + ": query does not match the configuration (it cannot be generated: " + e.what() +
+              ")",
+          t0);
+    return;
   } catch (const std::exception &e) {
     x.add(name, Status::False,
           "region " + regionText + ": query does not match the configuration (it cannot be generated: " + e.what() +
@@ -500,7 +523,7 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
     if (!fp && stored->constantFalse && *stored->constantFalse != enc->constantFalse())
       f.add(std::string("constant_false says ") + (*stored->constantFalse ? "true" : "false") +
             " but the regenerated query is " + (enc->constantFalse() ? "" : "not ") + "the constant false");
-    if (obligations && !fp) {
+    if (stored->obligations && !fp) {
       const certs::Proof::Obligations &o = *stored->obligations;
       if (o.phases != enc->store().phaseCount() || o.facts != long(enc->facts()) ||
           o.decisions != long(enc->decisions()))
@@ -629,6 +652,10 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
 /// The largest number of block evaluations the checker spends on proving an NVFP4 agree set.
 constexpr long kMaxNvfp4Evaluations = 1L << 25;
 
+/// How often a region without a stored proof may be halved when its query is too large for
+/// the encoding (at most 2^12 parts per agree region; a part still too large is unknown).
+constexpr int kMaxCheckerSplitDepth = 12;
+
 /// The element pairs (a, b) of an NVFP4 code pair that give distinct joint leaf states
 /// (lhs leaf, rhs leaf): one representative per state, with both leaves.
 struct LeafClasses {
@@ -754,10 +781,23 @@ void checkProofs(Ctx &x) {
   }
   if (x.c.proofs.empty() && x.c.engine == "exhaustive") {
     // An uncertified (exhaustive-engine) table: the checker proves the agree regions itself.
+    // A region whose query exceeds the encoding's size limit (a case split over too many
+    // exponent values) is checked as its two halves (Region::halves: e first), down to
+    // kMaxCheckerSplitDepth levels; each part is a claim of its own.
+    std::function<void(size_t, const Region &, int)> prove = [&](size_t j, const Region &r, int depth) {
+      const std::string name = "agree[" + std::to_string(j) + "]" + (depth > 0 ? " part " + r.str() : "") +
+                               " (no stored proof; proven by the checker)";
+      bool tooLarge = false;
+      checkOneProof(x, name, r, nullptr, backends,
+                    depth < kMaxCheckerSplitDepth && r.count() > 1 ? &tooLarge : nullptr);
+      if (!tooLarge) return;
+      const auto [h0, h1] = r.halves();
+      for (const Region &h : {h0, h1})
+        if (h.count() > 0) prove(j, h, depth + 1);
+    };
     for (size_t j = 0; j < x.c.agree.regions.size(); ++j) {
       if (x.opt.progress) x.opt.progress(long(j), long(x.c.agree.regions.size()));
-      checkOneProof(x, "agree[" + std::to_string(j) + "] (no stored proof; proven by the checker)",
-                    x.c.agree.regions[j], nullptr, backends);
+      prove(j, x.c.agree.regions[j], 0);
     }
     return;
   }

@@ -368,25 +368,6 @@ std::optional<Witness> copiesSearch(const PairQuery &q, const Region &r) {
   return std::nullopt;
 }
 
-/// Halves a region along e, else xa, else xb.
-std::pair<Region, Region> split(const Region &r) {
-  Region a = r, b = r;
-  if (r.e.hi > r.e.lo) {
-    int mid = r.e.lo + (r.e.hi - r.e.lo) / 2;
-    a.e.hi = mid;
-    b.e.lo = mid + 1;
-  } else if (r.xa.hi > r.xa.lo) {
-    int mid = r.xa.lo + (r.xa.hi - r.xa.lo) / 2;
-    a.xa.hi = mid;
-    b.xa.lo = mid + 1;
-  } else {
-    int mid = r.xb.lo + (r.xb.hi - r.xb.lo) / 2;
-    a.xb.hi = mid;
-    b.xb.lo = mid + 1;
-  }
-  return {a.tightened(), b.tightened()};
-}
-
 bool singlePair(const Region &r) { return r.count() == 1; }
 
 /// The boxes (xa range x xb range, as code sets) inside which every scaling of the two placements keeps one
@@ -848,7 +829,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   auto pushHalves = [&](const Region &r, int depth, const std::string &why) {
     ++res.stats.splits;
     log(why);
-    auto [ra, rb] = split(r);
+    auto [ra, rb] = r.halves();
     inductionHalves.push_back({rb, depth + 1});
     inductionHalves.push_back({ra, depth + 1});
   };
@@ -1225,7 +1206,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             changed = true;
           } else {
             ++res.stats.splits;
-            auto [a, b] = split(r);
+            auto [a, b] = r.halves();
             stack.push_back(b);
             stack.push_back(a);
           }
