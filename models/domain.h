@@ -22,6 +22,11 @@
 //   DivMod<Int> d.divPow2Within(x, j, c, lo, hi)  the same, needed only where c holds, and
 //                                            then known to satisfy lo <= q <= hi (a symbolic
 //                                            domain may leave q, r unconstrained elsewhere)
+//   Int d.within(x, c, lo, hi)               x, needed only where c holds, and then known to
+//                                            lie in [lo, hi] (the concrete domain checks it;
+//                                            a symbolic one may return a fresh term equal to
+//                                            x where c holds, its range [lo, hi], and make
+//                                            "c implies the range" a proof obligation)
 //   Int d.narrow(x, Interval r)              x, known (by a derived fact) to lie in r: the
 //                                            concrete domain checks it; a symbolic one
 //                                            narrows its interval only when it trusts its
@@ -111,6 +116,10 @@ struct ConcreteDomain {
   DivMod<Int> divPow2(const Int &x, unsigned j) const { return {x >> j, x.lowBits(j)}; }
   DivMod<Int> divPow2Within(const Int &x, unsigned j, Bool, const Integer &, const Integer &) const {
     return divPow2(x, j);
+  }
+  Int within(const Int &x, Bool c, const Integer &lo, const Integer &hi) const {
+    if (c && !(lo <= x && x <= hi)) throw std::logic_error("a bound where its condition holds does not: " + x.str());
+    return x;
   }
   Int narrow(const Int &x, const Interval &r) const {
     if (!r.contains(x)) throw std::logic_error("a derived bound does not hold: " + x.str());

@@ -234,7 +234,23 @@ Val<D> mulRoundedPow2(D &d, const Val<D> &V, const typename D::Int &s, const Acc
           d.land(isFinite(d, V), valueAtLeastPow2(d, V.N, nr, V.X, 1, nr.hi.msb()));
       ov.when(atLeast2, [&] { return roundAcc(d, finiteVal(d, V.neg, d.lit(1), d.lit(hi + 1), 1), acc); });
     }
-    ov.when(d.litB(true), [&] { return roundAcc(d, mulExact(d, V, big), acc); });
+    ov.when(d.litB(true), [&] {
+      // Here a finite V has |V| = N 2^X < 2, so N < 2^(1 - X) <= 2^(1 - xlo) for X >= xlo:
+      // N is at most 2^(1 - xlo) - 1 (0 when xlo >= 1). The product is rounded from that
+      // narrower N (d.within: a symbolic domain proves the bound where the arm holds), not
+      // through every binade V's own range allows: after a first scaling by big, a nonzero
+      // V is far above 2 and this arm leaves only V = 0.
+      Val<D> small = V;
+      const Interval xr = d.range(V.X);
+      if (nr.hi.sign() > 0 && xr.lo > Integer(-4096)) {
+        const Integer nMax =
+            xr.lo >= Integer(1) ? Integer(0) : Integer::pow2(unsigned((Integer(1) - xr.lo).toInt64())) - 1;
+        const typename D::Bool below2 =
+            d.land(isFinite(d, V), d.lnot(valueAtLeastPow2(d, V.N, nr, V.X, 1, nr.hi.msb())));
+        if (nMax < nr.hi) small.N = d.within(V.N, below2, Integer(0), nMax);
+      }
+      return roundAcc(d, mulExact(d, small, big), acc);
+    });
     return ov.result();
   });
   sel.when(d.land(d.lnot(below), d.lnot(above)), [&] { return roundAcc(d, scaleExact(d, V, s), acc); });

@@ -567,6 +567,18 @@ std::pair<TermRef, TermRef> TermStore::divPow2Within(TermRef x, unsigned j, Term
                                                      const Integer &qhi) {
   if (nodes_[c.id].known == std::optional<bool>(true)) return divPow2(x, j);
   if (j == 0) return {x, intConst(0)};
+  return condDiv(x, j, c, qlo, qhi);
+}
+
+TermRef TermStore::within(TermRef x, TermRef c, const Integer &lo, const Integer &hi) {
+  const Node &xn = nodes_[x.id];
+  if (lo <= xn.range.lo && xn.range.hi <= hi) return x;  // the range says so already
+  if (nodes_[c.id].known == std::optional<bool>(false)) return x;  // never needed
+  return condDiv(x, 0, c, lo, hi).first;
+}
+
+std::pair<TermRef, TermRef> TermStore::condDiv(TermRef x, unsigned j, TermRef c, const Integer &qlo,
+                                               const Integer &qhi) {
   auto key = std::make_tuple(x.id, j, c.id);
   auto memo = condDivs_.find(key);
   if (memo != condDivs_.end()) return memo->second;

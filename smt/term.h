@@ -184,6 +184,11 @@ public:
   /// its binade. Memoized per (x, j, c).
   std::pair<TermRef, TermRef> divPow2Within(TermRef x, unsigned j, TermRef c, const Integer &qlo,
                                             const Integer &qhi);
+  /// x where it matters only when `c` holds, and then lo <= x <= hi: a fresh q with exactly
+  /// that declared range and c -> x = q (divPow2Within's construction with j = 0: with
+  /// obligations, that c implies the range is a fact the solver proves). Lets the code of an
+  /// arm whose condition bounds x compute from the narrower q. Memoized per (x, c).
+  TermRef within(TermRef x, TermRef c, const Integer &lo, const Integer &hi);
 
   /// Applies a test-only fault (see FaultInjection) to the decisions made from now on.
   void setFault(const FaultInjection &f) { fault_ = f; }
@@ -304,6 +309,8 @@ public:
 
 private:
   TermRef make(Node n);
+  /// divPow2Within's fresh quotient and remainder (also j = 0, for within).
+  std::pair<TermRef, TermRef> condDiv(TermRef x, unsigned j, TermRef c, const Integer &qlo, const Integer &qhi);
   TermRef linear(std::vector<std::pair<uint32_t, Integer>> terms, const Integer &k);
   /// The linear view of an Int term: (atom, coef) pairs and constant.
   void linearView(TermRef t, std::vector<std::pair<uint32_t, Integer>> &out, Integer &k,

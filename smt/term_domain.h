@@ -52,6 +52,9 @@ public:
     auto [q, r] = s_.divPow2Within(x.t, j, c.t, lo, hi);
     return {{q}, {r}};
   }
+  Int within(const Int &x, const Bool &c, const Integer &lo, const Integer &hi) {
+    return {s_.within(x.t, c.t, lo, hi)};
+  }
   /// A derived bound narrows the analysis interval only without obligations (with them it
   /// would be a fact nothing checks).
   Int narrow(const Int &x, const Interval &r) {
