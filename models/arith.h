@@ -530,6 +530,45 @@ Aligned<D> align(D &d, const typename D::Int &A, const typename D::Int &XA,
   return sel.result();
 }
 
+/// Whether A * 2^XA = B * 2^XB for magnitudes A, B >= 0 (a fact where their ranges do not
+/// show it and the window below is used). Where both are nonzero, equality
+/// needs 2^(XA - XB) = B / A, so delta = XA - XB lies in [-msb(max A), msb(max B)] (A >= 1
+/// gives B / A <= max B; B >= 1 gives B / A >= 1 / max A > 2^-(msb(max A) + 1)). Outside that
+/// window the two are equal exactly when both are zero. So when delta's range reaches beyond
+/// the window, the test is "both zero, or delta is one of the window's values and the aligned
+/// significands are equal": a case split over the window alone, not over every exponent
+/// difference (post's result, at a variable exponent 2^e, against post2's, at a constant one).
+/// Otherwise it is the aligned equality (align).
+template <class D>
+typename D::Bool valuesEqual(D &d, const typename D::Int &A, const typename D::Int &XA, const typename D::Int &B,
+                             const typename D::Int &XB) {
+  if (d.same(XA, XB)) return d.eq(A, B);
+  const typename D::Int delta = d.sub(XA, XB);
+  const Interval ar = d.range(A), br = d.range(B), dr = d.range(delta);
+  if ((!D::kSymbolic || !d.constant(delta)) && ar.hi.sign() > 0 && br.hi.sign() > 0) {
+    const Integer wlo = -Integer(int64_t(ar.hi.msb())), whi = Integer(int64_t(br.hi.msb()));
+    if (dr.lo < wlo || whi < dr.hi) {
+      // The window argument needs A, B >= 0 (magnitudes are; a symbolic domain's interval
+      // may not show it through a sign's if-then-else): a fact where the range does not.
+      if (ar.lo.sign() < 0) d.require(d.le(d.lit(Integer(0)), A), Obligation::Coverage);
+      if (br.lo.sign() < 0) d.require(d.le(d.lit(Integer(0)), B), Obligation::Coverage);
+      typename D::Bool eq = d.land(d.eq(A, d.lit(Integer(0))), d.eq(B, d.lit(Integer(0))));
+      const Integer lo = max(dr.lo, wlo), hi = min(dr.hi, whi);
+      for (Integer c = lo; c <= hi; c = c + Integer(1)) {
+        const typename D::Bool at = d.eq(delta, d.lit(c));
+        if (auto k = d.known(at); k && !*k) continue;
+        const typename D::Bool same =
+            c.sign() >= 0 ? d.eq(d.mulc(A, Integer::pow2(unsigned(c.toInt64()))), B)
+                          : d.eq(A, d.mulc(B, Integer::pow2(unsigned((-c).toInt64()))));
+        eq = d.lor(eq, d.land(at, same));
+      }
+      return eq;
+    }
+  }
+  const Aligned<D> al = align(d, A, XA, B, XB);
+  return d.eq(al.A, al.B);
+}
+
 /// Starts a sum with its first child.
 template <class D> SumAcc<D> sumStart(D &d, const Val<D> &v) {
   return SumAcc<D>{v.nan, d.land(v.inf, d.lnot(v.neg)), d.land(v.inf, v.neg),
@@ -573,8 +612,7 @@ typename D::Bool related(D &d, const Val<D> &r1, const Val<D> &r2, Relation rel)
   // computation behind it drops out of the query).
   auto fin1 = isFinite(d, r1), fin2 = isFinite(d, r2);
   auto N1 = d.ite(fin1, r1.N, d.lit(0)), N2 = d.ite(fin2, r2.N, d.lit(0));
-  Aligned<D> al = align(d, N1, r1.X, N2, r2.X);
-  auto valEq = d.eq(al.A, al.B);
+  auto valEq = valuesEqual(d, N1, r1.X, N2, r2.X);
   auto fin = d.land(fin1, fin2);
   auto signOk = sameSign;
   if (rel == Relation::Value) signOk = d.lor(sameSign, d.eq(N1, d.lit(0)));

@@ -185,3 +185,43 @@ TEST_CASE("post2's root step over a wide tree value: each decided fact in a phas
   CHECK(size_t(s2.phaseCount()) == 1 + (s2.facts().size() - d2) + 1);
   CHECK(s2.factsOfPhase(s2.phaseCount() - 1).size() == d2);
 }
+
+TEST_CASE("valuesEqual over a wide exponent difference: a case split over the window alone, exact equality",
+          "[solver][term]") {
+  // models/arith.h, valuesEqual: A 2^XA = B 2^XB with XA - XB in [-63, 63] but A <= 40, B <= 300:
+  // nonzero values can be equal only for XA - XB in [-5, 8] (the window), so the test splits
+  // over those 14 differences, not 127. It must be exact equality on every input: evaluated on
+  // a grid of assignments, and proven by cvc5 equal to the aligned equality (align, the case
+  // split over every difference) over the whole ranges.
+  smt::TermStore st;
+  st.setObligations(true);
+  smt::TermDomain d(st);
+  const smt::SInt A{st.intVar("A", Integer(0), Integer(40))}, B{st.intVar("B", Integer(0), Integer(300))};
+  const smt::SInt XA{st.intVar("XA", Integer(-3), Integer(3))}, XB{st.intVar("XB", Integer(-60), Integer(60))};
+  const size_t before = st.size();
+  const smt::SBool eq = valuesEqual(d, A, XA, B, XB);
+  const size_t windowTerms = st.size() - before;
+  const Aligned<smt::TermDomain> al = align(d, A, XA, B, XB);
+  const smt::SBool full = d.eq(al.A, al.B);
+  const size_t alignTerms = st.size() - before - windowTerms;
+  CHECK(windowTerms * 4 < alignTerms);
+  long evaluated = 0, equal = 0;
+  for (int a : {0, 1, 3, 5, 8, 40})
+    for (int b : {0, 1, 2, 3, 5, 8, 12, 40, 64, 80, 300})
+      for (int xa = -3; xa <= 3; ++xa)
+        for (int xb = -60; xb <= 60; ++xb) {
+          const std::map<std::string, Integer> m{
+              {"A", Integer(a)}, {"B", Integer(b)}, {"XA", Integer(xa)}, {"XB", Integer(xb)}};
+          // a 2^xa = b 2^xb, exactly: both sides times 2^63.
+          const bool want = (Integer(a) << unsigned(xa + 63)) == (Integer(b) << unsigned(xb + 63));
+          INFO("A=" << a << " XA=" << xa << " B=" << b << " XB=" << xb);
+          REQUIRE(st.evalBool(eq.t, m) == want);
+          ++evaluated;
+          equal += want;
+        }
+  CHECK(evaluated == 6 * 11 * 7 * 121);
+  CHECK(equal > 6 * 7);  // equal nonzero pairs at some differences, besides 0 = 0
+  st.assertGoal(d.lxor(eq, full).t);
+  const smt::CheckResult r = smt::makeBackend("cvc5")->check(st, 120);
+  CHECK(r.verdict == smt::Verdict::Unsat);
+}
