@@ -71,7 +71,10 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
   // final one then fold where e = 0 (X + 0 is X), so that the two placements build the same
   // terms wherever they compute the same thing.
   SInt e{eLo == eHi ? store_.intConst(int64_t(eLo)) : store_.intVar("e", eLo, eHi)};
-  SInt sa = d.sub(xa, d.lit(127));
+  // Likewise a region of one xa states sa as that constant (xa stays a variable of the query,
+  // fixed by the region's bounds): post2's first scaling by 2^sa is then the same term as
+  // post's scaling by 2^e where the two exponents are equal (sb = 0).
+  SInt sa = r.xa.lo == r.xa.hi ? d.lit(Integer(r.xa.lo - 127)) : d.sub(xa, d.lit(127));
   SInt sb = d.sub(e, sa);
   // xb = e - xa + 254 must lie in the region's xb range.
   store_.refine(sb.t, Interval{Integer(r.xb.lo - 127), Integer(r.xb.hi - 127)});
