@@ -554,6 +554,8 @@ typename D::Bool valuesEqual(D &d, const typename D::Int &A, const typename D::I
       if (br.lo.sign() < 0) d.require(d.le(d.lit(Integer(0)), B), Obligation::Coverage);
       typename D::Bool eq = d.land(d.eq(A, d.lit(Integer(0))), d.eq(B, d.lit(Integer(0))));
       const Integer lo = max(dr.lo, wlo), hi = min(dr.hi, whi);
+      // The same cap as enumValues' (align's split would have been larger still).
+      if (hi - lo >= Integer(512)) throw EncodingLimit("case split over " + (hi - lo + 1).str() + " values");
       for (Integer c = lo; c <= hi; c = c + Integer(1)) {
         const typename D::Bool at = d.eq(delta, d.lit(c));
         if (auto k = d.known(at); k && !*k) continue;
