@@ -593,7 +593,10 @@ void checkOneProof(Ctx &x, const std::string &name, const Region &region, const 
       return;
     }
     if (r.verdict == smt::Verdict::Sat && obligations && r.phase > 0) {
-      x.add(name, Status::False,
+      // A stored proof relied on that fact: the proof is false. Without a stored proof the
+      // query is the checker's own attempt, and a fact it cannot prove refutes nothing the
+      // certificate claims: unknown.
+      x.add(name, stored ? Status::False : Status::Unknown,
             "region " + regionText + ": " + who + " answers sat for phase " + std::to_string(r.phase) + " (" +
                 enc->phaseDescription(r.phase) + "): a fact of the analysis is not proven",
             t0);
