@@ -92,8 +92,11 @@ template <class D> typename D::Bool isZero(D &d, const Val<D> &v) {
 
 /// All values x can take: the domain's value set, else its range when at most `cap` long.
 /// Throws EncodingLimit when neither is small.
+/// The most values a case split over one integer may enumerate (enumValues' default cap).
+constexpr size_t kMaxCaseSplitValues = 512;
+
 template <class D>
-std::vector<Integer> enumValues(D &d, const typename D::Int &x, size_t cap = 512) {
+std::vector<Integer> enumValues(D &d, const typename D::Int &x, size_t cap = kMaxCaseSplitValues) {
   if (auto vs = d.values(x)) return *vs;
   Interval r = d.range(x);
   if (r.hi - r.lo >= Integer(int64_t(cap)))
@@ -511,16 +514,22 @@ template <class D> struct Aligned {
     return Aligned{d.ite(c, a.A, b.A), d.ite(c, a.B, b.B), d.ite(c, a.X, b.X)};
   }
 };
+
+/// The operands at a known exponent difference c = XA - XB: (A 2^c, B) at XB when c >= 0,
+/// else (A, B 2^-c) at XA (one arm of align).
+template <class D>
+Aligned<D> alignedAt(D &d, const typename D::Int &A, const typename D::Int &XA, const typename D::Int &B,
+                     const typename D::Int &XB, const Integer &c) {
+  if (c.sign() >= 0) return Aligned<D>{d.mulc(A, Integer::pow2(unsigned(c.toInt64()))), B, XB};
+  return Aligned<D>{A, d.mulc(B, Integer::pow2(unsigned((-c).toInt64()))), XA};
+}
+
 template <class D>
 Aligned<D> align(D &d, const typename D::Int &A, const typename D::Int &XA,
                  const typename D::Int &B, const typename D::Int &XB) {
   if (d.same(XA, XB)) return Aligned<D>{A, B, XA};
   typename D::Int delta = d.sub(XA, XB);
-  auto arm = [&](const Integer &c) {
-    if (c.sign() >= 0)
-      return Aligned<D>{d.mulc(A, Integer::pow2(unsigned(c.toInt64()))), B, XB};
-    return Aligned<D>{A, d.mulc(B, Integer::pow2(unsigned((-c).toInt64()))), XA};
-  };
+  auto arm = [&](const Integer &c) { return alignedAt(d, A, XA, B, XB, c); };
   if (auto c = d.constant(delta)) return arm(*c);
   Select<D, Aligned<D>> sel(d);
   const std::vector<Integer> vals = enumValues(d, delta);
@@ -555,14 +564,13 @@ typename D::Bool valuesEqual(D &d, const typename D::Int &A, const typename D::I
       typename D::Bool eq = d.land(d.eq(A, d.lit(Integer(0))), d.eq(B, d.lit(Integer(0))));
       const Integer lo = max(dr.lo, wlo), hi = min(dr.hi, whi);
       // The same cap as enumValues' (align's split would have been larger still).
-      if (hi - lo >= Integer(512)) throw EncodingLimit("case split over " + (hi - lo + 1).str() + " values");
+      if (hi - lo >= Integer(int64_t(kMaxCaseSplitValues)))
+        throw EncodingLimit("case split over " + (hi - lo + 1).str() + " values");
       for (Integer c = lo; c <= hi; c = c + Integer(1)) {
         const typename D::Bool at = d.eq(delta, d.lit(c));
         if (auto k = d.known(at); k && !*k) continue;
-        const typename D::Bool same =
-            c.sign() >= 0 ? d.eq(d.mulc(A, Integer::pow2(unsigned(c.toInt64()))), B)
-                          : d.eq(A, d.mulc(B, Integer::pow2(unsigned((-c).toInt64()))));
-        eq = d.lor(eq, d.land(at, same));
+        const Aligned<D> al = alignedAt(d, A, XA, B, XB, c);
+        eq = d.lor(eq, d.land(at, d.eq(al.A, al.B)));
       }
       return eq;
     }

@@ -229,10 +229,12 @@ Val<D> mulRoundedPow2(D &d, const Val<D> &V, const typename D::Int &s, const Acc
     // through every binade to find that out.
     Select<D, Val<D>> ov(d);
     const Interval nr = d.range(V.N);
+    // |V| >= 2 (for a finite V), where N can be nonzero.
+    std::optional<typename D::Bool> atLeast2;
     if (nr.hi.sign() > 0) {
-      const typename D::Bool atLeast2 =
-          d.land(isFinite(d, V), valueAtLeastPow2(d, V.N, nr, V.X, 1, nr.hi.msb()));
-      ov.when(atLeast2, [&] { return roundAcc(d, finiteVal(d, V.neg, d.lit(1), d.lit(hi + 1), 1), acc); });
+      atLeast2 = valueAtLeastPow2(d, V.N, nr, V.X, 1, nr.hi.msb());
+      ov.when(d.land(isFinite(d, V), *atLeast2),
+              [&] { return roundAcc(d, finiteVal(d, V.neg, d.lit(1), d.lit(hi + 1), 1), acc); });
     }
     ov.when(d.litB(true), [&] {
       // Here a finite V has |V| = N 2^X < 2, so N < 2^(1 - X) <= 2^(1 - xlo) for X >= xlo:
@@ -242,11 +244,10 @@ Val<D> mulRoundedPow2(D &d, const Val<D> &V, const typename D::Int &s, const Acc
       // V is far above 2 and this arm leaves only V = 0.
       Val<D> small = V;
       const Interval xr = d.range(V.X);
-      if (nr.hi.sign() > 0 && xr.lo > Integer(-4096)) {
+      if (atLeast2 && xr.lo > Integer(-4096)) {
         const Integer nMax =
             xr.lo >= Integer(1) ? Integer(0) : Integer::pow2(unsigned((Integer(1) - xr.lo).toInt64())) - 1;
-        const typename D::Bool below2 =
-            d.land(isFinite(d, V), d.lnot(valueAtLeastPow2(d, V.N, nr, V.X, 1, nr.hi.msb())));
+        const typename D::Bool below2 = d.land(isFinite(d, V), d.lnot(*atLeast2));
         if (nMax < nr.hi) small.N = d.within(V.N, below2, Integer(0), nMax);
       }
       return roundAcc(d, mulExact(d, small, big), acc);
