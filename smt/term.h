@@ -146,6 +146,11 @@ struct Decision {
 /// Largest value set tracked exactly.
 constexpr size_t kMaxValues = 64;
 
+/// Most Decided facts proven by one phase (one disjunction of their local statements): a few
+/// are cheaper as one solver call than as one call each, but past a few dozen the
+/// disjunction can cost far more than its parts (TermStore::assertGoal).
+constexpr size_t kDecidedPerPhase = 64;
+
 /// The DAG plus the side constraints that divisions introduce and the asserted formulas.
 class TermStore {
 public:
@@ -210,8 +215,9 @@ public:
   /// a proof; a model is still a candidate that the reference evaluator must confirm.
   void setGoalOnly(bool on) { goalOnly_ = on; }
   /// Decided facts each in a phase of their own (set before assertGoal). Off (the default):
-  /// they share the last phase, whose query is the disjunction of their local statements,
-  /// one solver call for all of them. On: one phase each, as every other fact. For queries
+  /// they share the last phases, at most kDecidedPerPhase each, whose queries are the
+  /// disjunctions of their local statements, one solver call for each group. On: one phase
+  /// each, as every other fact. For queries
   /// where that disjunction is hard although each statement alone is easy (post2's root step
   /// over a wide tree value, docs/solver.md).
   void setSplitDecided(bool on) { splitDecided_ = on; }
@@ -288,10 +294,10 @@ public:
   /// the F facts, one each; every one must be unsat): the common assertions (input bounds,
   /// refinements), the phase's own, and the definitional ones they reach. -1: all of them.
   Live live(int phase) const;
-  /// The facts a phase proves (indices into facts()): one for phases 1 .. F', and every
-  /// Decided fact for the last phase when there are any (their local statements are
-  /// independent, so one disjunction proves them all with one solver call), unless
-  /// setSplitDecided gave each its own phase.
+  /// The facts a phase proves (indices into facts()): one for phases 1 .. F', and the
+  /// Decided facts, in groups of at most kDecidedPerPhase, for the last phases when there are
+  /// any (their local statements are independent, so one disjunction proves a group with one
+  /// solver call), unless setSplitDecided gave each its own phase.
   std::vector<size_t> factsOfPhase(int phase) const;
   /// The number of phases (1 before assertGoal).
   int phaseCount() const { return phases_ == 0 ? 1 : phases_; }

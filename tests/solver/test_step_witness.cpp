@@ -4,6 +4,8 @@
 // with no input give none.
 #include "src/engine/step_witness.h"
 
+#include "src/engine/solver_table.h"
+
 #include "smt/backend.h"
 #include "smt/encoder.h"
 #include "smt/term_domain.h"
@@ -156,7 +158,8 @@ TEST_CASE("post2's root step over a wide tree value: each decided fact in a phas
   // smt/induction_encoder.cpp: where post2's root step normalizes a wide tree value (e4m3
   // k = 32 in bf16: N spans 41 bits of 2^-18), its decided facts get one phase each (together
   // their disjunction, 116 of them over this region, was undecided after 120 s; alone each
-  // takes about 0.1 s); e2m1 (13 bits) keeps the direct form, with the decided facts in one last phase.
+  // takes about 0.1 s); e2m1 (13 bits) keeps the direct form, with the decided facts in the last
+  // phases, at most kDecidedPerPhase each.
   auto rootStep = [](const std::string &fmt, const Invariant &inv, const Region &r) {
     smt::Query q{ModelConfig{*findElementFormat(fmt), *findElementFormat(fmt), AccSpec{*findAccFormat("bf16")},
                              Tree::seq(32)},
@@ -182,8 +185,54 @@ TEST_CASE("post2's root step over a wide tree value: each decided fact in a phas
   const smt::TermStore &s2 = e2m1->store();
   const size_t d2 = decidedFacts(s2);
   REQUIRE(d2 > 1);
-  CHECK(size_t(s2.phaseCount()) == 1 + (s2.facts().size() - d2) + 1);
-  CHECK(s2.factsOfPhase(s2.phaseCount() - 1).size() == d2);
+  const size_t groups = (d2 + smt::kDecidedPerPhase - 1) / smt::kDecidedPerPhase;
+  CHECK(size_t(s2.phaseCount()) == 1 + (s2.facts().size() - d2) + groups);
+  size_t inGroups = 0;
+  for (int p = s2.phaseCount() - int(groups); p < s2.phaseCount(); ++p) inGroups += s2.factsOfPhase(p).size();
+  CHECK(inGroups == d2);
+}
+
+TEST_CASE("decided facts proven in groups of at most 64: the f16 rtz ftz leaf step with over 200",
+          "[solver][term]") {
+  // smt/term.cpp, assertGoal: the decided facts are proven by disjunctions of at most
+  // kDecidedPerPhase (64) local statements, in creation order. The equal invariant's leaf
+  // step of e2m1 k = 32 f16 rtz ftz pre/dequant over e -48..-20 has over 200 of them (as one
+  // disjunction cvc5 took 41.8 s; in groups of 64, at most 1.3 s each): every decided fact
+  // is in exactly one of the last phases, in order, and cvc5 proves the whole step.
+  AccSpec acc{*findAccFormat("f16"), Rounding::RTZ, Subnormals::FTZ};
+  const PairQuery pq{ModelConfig{*findElementFormat("e2m1"), *findElementFormat("e2m1"), acc, Tree::seq(32)},
+                     Placement::Pre, Placement::Dequant, Relation::Bitwise, nullptr, false, {}};
+  PairQuery any = pq;
+  any.cfg.anyOrder = 32;  // every tree (--tree any)
+  const std::vector<Invariant> invs = engine::candidateInvariants(any);
+  REQUIRE(!invs.empty());
+  REQUIRE(invs[0].mode == InvariantMode::Equal);
+  Region r;
+  r.xa = {0, 234};
+  r.xb = {0, 234};
+  r.e = {-48, -20};
+  smt::Query q{any.cfg, Placement::Pre, Placement::Dequant, Relation::Bitwise, r, {}, nullptr, true, {},
+               InductionStep::Leaf, invs[0], {}};
+  const smt::LiaEncoding enc(q);
+  const smt::TermStore &st = enc.store();
+  std::vector<size_t> decided;
+  for (size_t i = 0; i < st.facts().size(); ++i)
+    if (st.facts()[i].kind == smt::FactKind::Decided) decided.push_back(i);
+  REQUIRE(decided.size() > 3 * smt::kDecidedPerPhase);
+  const size_t groups = (decided.size() + smt::kDecidedPerPhase - 1) / smt::kDecidedPerPhase;
+  const size_t others = st.facts().size() - decided.size();
+  REQUIRE(size_t(st.phaseCount()) == 1 + others + groups);
+  std::vector<size_t> seen;
+  for (int p = int(1 + others); p < st.phaseCount(); ++p) {
+    const std::vector<size_t> fs = st.factsOfPhase(p);
+    CHECK(!fs.empty());
+    CHECK(fs.size() <= smt::kDecidedPerPhase);
+    seen.insert(seen.end(), fs.begin(), fs.end());
+  }
+  CHECK(seen == decided);
+  for (int p = 1; p <= int(others); ++p) CHECK(st.factsOfPhase(p).size() == 1);
+  const smt::CheckResult res = smt::makeBackend("cvc5")->check(st, 300);
+  CHECK(res.verdict == smt::Verdict::Unsat);
 }
 
 TEST_CASE("valuesEqual over a wide exponent difference: a case split over the window alone, exact equality",
