@@ -49,8 +49,9 @@ bool witnessDisagrees(const PairQuery &q, const Witness &w, int xa, int xb) {
   return witnessDisagrees(withTree(q, Tree::parse(w.tree, q.cfg.k())), w.a, w.b, xa, xb);
 }
 
-LeafFilter::LeafFilter(const PairQuery &q, const std::vector<unsigned> &a, const std::vector<unsigned> &b)
-    : q_(&q) {
+LeafFilter::LeafFilter(const PairQuery &q, const std::vector<unsigned> &a, const std::vector<unsigned> &b,
+                       LeafDiffs *memo)
+    : q_(&q), memo_(memo) {
   active_ = q.lhs != q.rhs && sameRootStep(q.lhs, q.rhs) && !q.cfg.nvfp4() && !q.cfg.anyOrder;
   if (!active_) return;
   for (size_t i = 0; i < a.size() && i < b.size(); ++i)
@@ -60,16 +61,31 @@ LeafFilter::LeafFilter(const PairQuery &q, const std::vector<unsigned> &a, const
 
 bool LeafFilter::mayDisagree(int xa, int xb) const {
   if (!active_) return true;
+  for (const auto &[ca, cb] : leaves_)
+    if (memo_ ? memo_->differs(ca, cb, xa, xb) : leafDiffers(*q_, ca, cb, xa, xb)) return true;
+  return false;
+}
+
+bool leafDiffers(const PairQuery &q, unsigned a, unsigned b, int xa, int xb) {
   CD d;
   const Scales<CD> s = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
-  for (const auto &[ca, cb] : leaves_) {
-    const CVal a = decodeElement(d, q_->cfg.a, Integer(int64_t(ca)));
-    const CVal b = decodeElement(d, q_->cfg.b, Integer(int64_t(cb)));
-    const CVal l1 = placementLeaf(d, q_->lhs, q_->cfg, a, b, s);
-    const CVal l2 = placementLeaf(d, q_->rhs, q_->cfg, a, b, s);
-    if (!related(d, l1, l2, Relation::Bitwise)) return true;
+  const CVal va = decodeElement(d, q.cfg.a, Integer(int64_t(a)));
+  const CVal vb = decodeElement(d, q.cfg.b, Integer(int64_t(b)));
+  const CVal l1 = placementLeaf(d, q.lhs, q.cfg, va, vb, s);
+  const CVal l2 = placementLeaf(d, q.rhs, q.cfg, va, vb, s);
+  return !related(d, l1, l2, Relation::Bitwise);
+}
+
+bool LeafDiffs::differs(unsigned a, unsigned b, int xa, int xb) {
+  const uint32_t key = uint32_t(a) << 16 | uint32_t(b);
+  auto it = memo_.find(key);
+  if (it == memo_.end()) {
+    if (memo_.size() >= kMaxLeaves) return leafDiffers(*q_, a, b, xa, xb);
+    it = memo_.emplace(key, std::vector<int8_t>(size_t(kNumCodes) * size_t(kNumCodes), -1)).first;
   }
-  return false;
+  int8_t &m = it->second[size_t(xa) * size_t(kNumCodes) + size_t(xb)];
+  if (m < 0) m = leafDiffers(*q_, a, b, xa, xb) ? 1 : 0;
+  return m == 1;
 }
 
 PairQuery withTree(const PairQuery &q, const Tree &t) {

@@ -6,6 +6,7 @@
 #include "smt/budget.h"
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace mxcert::engine {
@@ -56,16 +57,46 @@ PairQuery withTree(const PairQuery &q, const Tree &t);
 /// few), not the tree: false means the full evaluation would find no difference. For other
 /// placement pairs it is always true. A filter only: a witness is still confirmed by
 /// witnessDisagrees.
+class LeafDiffs;
 class LeafFilter {
 public:
-  LeafFilter(const PairQuery &q, const std::vector<unsigned> &a, const std::vector<unsigned> &b);
+  /// `memo` (optional, not owned, outliving the filter): the leaf comparisons, shared by the
+  /// filters of many inputs, so that a leaf is compared once per code pair.
+  LeafFilter(const PairQuery &q, const std::vector<unsigned> &a, const std::vector<unsigned> &b,
+             LeafDiffs *memo = nullptr);
   /// Whether the placements may differ on the input at (xa, xb).
   bool mayDisagree(int xa, int xb) const;
 
 private:
   const PairQuery *q_;
+  LeafDiffs *memo_ = nullptr;
   bool active_ = false;
   std::vector<std::pair<unsigned, unsigned>> leaves_;  ///< the distinct (a_i, b_i)
 };
+
+/// The shared-root rule's leaf comparison, remembered: whether q's two placements give one
+/// leaf (a, b) bitwise different values at (xa, xb). The structured inputs of a table share
+/// most of their leaves (the largest, the smallest, zeros), and each is filtered on every
+/// code group: remembered, a leaf is evaluated at most once per code pair instead of once per
+/// input and pair. At most kMaxLeaves leaves are remembered (64 KiB each); others are
+/// evaluated each time, with the same result. Not thread-safe (one per table).
+class LeafDiffs {
+public:
+  explicit LeafDiffs(const PairQuery &q) : q_(&q) {}
+  /// Whether the leaf (a, b)'s two placement values differ bitwise at (xa, xb).
+  bool differs(unsigned a, unsigned b, int xa, int xb);
+  /// How many leaves it remembers.
+  size_t leaves() const { return memo_.size(); }
+  /// Most leaves remembered.
+  static constexpr size_t kMaxLeaves = 256;
+
+private:
+  const PairQuery *q_;
+  /// (a << 16 | b) -> per code pair xa * 255 + xb: -1 not yet evaluated, else 0 or 1.
+  std::unordered_map<uint32_t, std::vector<int8_t>> memo_;
+};
+
+/// The comparison itself (evaluated, nothing remembered).
+bool leafDiffers(const PairQuery &q, unsigned a, unsigned b, int xa, int xb);
 
 }  // namespace mxcert::engine

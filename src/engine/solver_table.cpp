@@ -924,10 +924,11 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   for (const Tree &t : anyOrder ? trees : std::vector<Tree>{q.cfg.tree})
     for (const auto &pt : patterns(anyOrder ? configWithTree(q.cfg, t) : q.cfg))
       structured.push_back(Witness{pt.first, pt.second, 0, 0, anyOrder ? t.sexpr() : std::string()});
+  // The shared-root rule's leaf filter (a necessary condition for pre/dequant) before the
+  // full evaluation, its leaf comparisons remembered across the inputs.
+  LeafDiffs leafDiffs(q);
   for (Witness w : structured) {
-    // The shared-root rule's leaf filter (a necessary condition for pre/dequant) before the
-    // full evaluation.
-    const LeafFilter leafFilter(q, w.a, w.b);
+    const LeafFilter leafFilter(q, w.a, w.b, &leafDiffs);
     const std::function<bool(int, int)> quick = [&leafFilter](int xa, int xb) { return leafFilter.mayDisagree(xa, xb); };
     int before = int(res.witnesses.size());
     std::optional<DecodedBlock> block;  // decoded once (q's own tree), as in addWitness
@@ -957,7 +958,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       auto [rxa, rxb] = g.pairs.front();
       if (groupWitness[gi] >= 0 || (res.stats.usedClosedForm && C.get(rxa, rxb))) continue;
       if (std::optional<Witness> w = sp.witness(rxa, rxb)) {
-        const LeafFilter leafFilter(q, w->a, w->b);
+        const LeafFilter leafFilter(q, w->a, w->b, &leafDiffs);
         if (addWitness(*w, true, [&leafFilter](int xa, int xb) { return leafFilter.mayDisagree(xa, xb); })) ++singles;
       }
     }

@@ -210,3 +210,41 @@ TEST_CASE("LeafFilter: an input it passes over never makes pre and dequant diffe
   q.rhs = Placement::Post;
   REQUIRE(engine::LeafFilter(q, {0, 0}, {0, 0}).mayDisagree(0, 0));
 }
+
+TEST_CASE("LeafDiffs: the remembered leaf comparisons are the evaluated ones, within and past its capacity",
+          "[shared-root][engine]") {
+  // The table engine's structured inputs share one LeafDiffs (src/engine/pair_query.h): a
+  // remembered comparison, a second lookup of it, and one past kMaxLeaves (evaluated each
+  // time) must all equal leafDiffers, and a filter with the memo must say what one without
+  // it says.
+  engine::PairQuery q;
+  q.cfg = config("e4m3", "e2m1", accSpec("f16", Rounding::RTZ, Subnormals::FTZ), "seq", 4);
+  q.lhs = Placement::Pre;
+  q.rhs = Placement::Dequant;
+  engine::LeafDiffs memo(q);
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> code(0, 254);
+  long differ = 0, same = 0;
+  // More leaves than the memo keeps: 300 of the 256 x 16, each at a few pairs, twice.
+  for (int round = 0; round < 2; ++round) {
+    std::mt19937 leaves(7);
+    for (unsigned n = 0; n < 300; ++n) {
+      const unsigned a = leaves() % 256, b = leaves() % 16;
+      for (int i = 0; i < 4; ++i) {
+        const int xa = code(rng), xb = code(rng);
+        const bool want = engine::leafDiffers(q, a, b, xa, xb);
+        REQUIRE(memo.differs(a, b, xa, xb) == want);
+        REQUIRE(memo.differs(a, b, xa, xb) == want);
+        (want ? differ : same) += 1;
+      }
+    }
+  }
+  CHECK(memo.leaves() == engine::LeafDiffs::kMaxLeaves);  // full: the rest were evaluated each time
+  CHECK(differ > 100);
+  CHECK(same > 100);
+  // A filter over a few leaves, with and without the memo, on every code pair of a few rows.
+  const std::vector<unsigned> a{0x38, 0x7e, 0x01, 0}, b{0x2, 0x7, 0x1, 0};
+  const engine::LeafFilter with(q, a, b, &memo), without(q, a, b);
+  for (int xa : {0, 1, 100, 127, 140, 254})
+    for (int xb = 0; xb < 255; ++xb) REQUIRE(with.mayDisagree(xa, xb) == without.mayDisagree(xa, xb));
+}
