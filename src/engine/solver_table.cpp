@@ -244,34 +244,112 @@ public:
     positives(q.cfg.b, codesB_, valsB_);
     inexactA_.resize(size_t(kNumCodes));
     inexactB_.resize(size_t(kNumCodes));
+    const bool daz = q.cfg.acc.subnormals == Subnormals::DAZ;
+    keysA_ = LeafKeys(valsA_, daz, q.cfg.acc.fmt.emin());
+    keysB_ = LeafKeys(valsB_, daz, q.cfg.acc.fmt.emin());
+    const size_t cells = size_t(keysA_.count()) * size_t(keysB_.count());
+    known_.assign((cells + 63) / 64, 0);
+    differs_.assign((cells + 63) / 64, 0);
+    firstB_.assign(size_t(keysA_.count()) * size_t(kNumCodes), kUnknown);
+    firstA_.assign(size_t(keysB_.count()) * size_t(kNumCodes), kUnknown);
   }
 
-  /// A confirmed single-product witness at (xa, xb), if one exists.
+  /// A confirmed single-product witness at (xa, xb), if one exists: the first leaf (a, b) in
+  /// the order below whose two values differ and whose input differs at the root.
   std::optional<Witness> witness(int xa, int xb) {
     ConcreteDomain d;
     const Scales<ConcreteDomain> s = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
+    const int sa = xa - ScaleCode::kBias, sb = xb - ScaleCode::kBias;
     const std::vector<size_t> &ia = inexact(inexactA_[size_t(xa)], valsA_, s.sa);
     const std::vector<size_t> &ib = inexact(inexactB_[size_t(xb)], valsB_, s.sb);
-    auto tryPair = [&](size_t i, size_t j) -> std::optional<Witness> {
-      const CVal l1 = placementLeaf(d, q_.lhs, q_.cfg, valsA_[i], valsB_[j], s);
-      const CVal l2 = placementLeaf(d, q_.rhs, q_.cfg, valsA_[i], valsB_[j], s);
-      if (related(d, l1, l2, Relation::Bitwise)) return std::nullopt;
+    auto leafDiffers = [&](size_t i, size_t j) { return differs(i, j, sa, sb, s); };
+    auto confirmed = [&](size_t i, size_t j) -> std::optional<Witness> {
       Witness w{std::vector<unsigned>(size_t(q_.cfg.k()), 0), std::vector<unsigned>(size_t(q_.cfg.k()), 0), xa, xb, {}};
       w.a[0] = codesA_[i];
       w.b[0] = codesB_[j];
       if (!witnessDisagrees(q_, w.a, w.b, xa, xb)) return std::nullopt;
       return w;
     };
-    for (size_t i : ia)
-      for (size_t j = 0; j < valsB_.size(); ++j)
-        if (auto w = tryPair(i, j)) return w;
-    for (size_t j : ib)
-      for (size_t i = 0; i < valsA_.size(); ++i)
-        if (auto w = tryPair(i, j)) return w;
+    // Every a whose scaling at sa is inexact, with every b (in code order); then every b whose
+    // scaling at sb is inexact, with every a. The first b (a) whose leaf differs depends only on
+    // a's (b's) key and the other side's scale code, so it is remembered (firstB_, firstA_).
+    for (size_t i : ia) {
+      int16_t &first = firstB_[size_t(keysA_.key(i, sa)) * size_t(kNumCodes) + size_t(xb)];
+      if (first == kUnknown) first = firstOf(valsB_.size(), [&](size_t j) { return leafDiffers(i, j); });
+      if (first == kNone) continue;
+      for (size_t j = size_t(first); j < valsB_.size(); ++j)
+        if (leafDiffers(i, j))
+          if (auto w = confirmed(i, j)) return w;
+    }
+    for (size_t j : ib) {
+      int16_t &first = firstA_[size_t(keysB_.key(j, sb)) * size_t(kNumCodes) + size_t(xa)];
+      if (first == kUnknown) first = firstOf(valsA_.size(), [&](size_t i) { return leafDiffers(i, j); });
+      if (first == kNone) continue;
+      for (size_t i = size_t(first); i < valsA_.size(); ++i)
+        if (leafDiffers(i, j))
+          if (auto w = confirmed(i, j)) return w;
+    }
     return std::nullopt;
   }
 
 private:
+  static constexpr int16_t kUnknown = -2, kNone = -1;
+
+  /// What a leaf's two placement values depend on, for one side: the element's value times
+  /// 2^s, i.e. (N, X + s) for the element N 2^X at scale exponent s (pre's leaf rnd(2^e a b)
+  /// and dequant's rnd(2^s a) read nothing else), and under DAZ whether s < emin (dequant
+  /// then reads the factor as zero). key(i, s) numbers these classes densely.
+  struct LeafKeys {
+    LeafKeys() = default;
+    LeafKeys(const std::vector<CVal> &vals, bool daz, int emin) : daz_(daz), emin_(emin) {
+      std::vector<Integer> sigs;
+      for (const CVal &v : vals) {
+        auto it = std::find(sigs.begin(), sigs.end(), v.N);
+        sig_.push_back(int(it - sigs.begin()));
+        if (it == sigs.end()) sigs.push_back(v.N);
+        x_.push_back(int(v.X.toInt64()));
+      }
+      nSig_ = int(sigs.size());
+      minX_ = x_.empty() ? 0 : *std::min_element(x_.begin(), x_.end());
+      const int maxX = x_.empty() ? 0 : *std::max_element(x_.begin(), x_.end());
+      // X + s - minX + kBias lies in [0, maxX - minX + 2 kBias] for s in [-kBias, kBias].
+      range_ = maxX - minX_ + 2 * ScaleCode::kBias + 1;
+    }
+    int key(size_t i, int s) const {
+      const int k = sig_[i] * range_ + (x_[i] + s - minX_ + ScaleCode::kBias);
+      return daz_ ? 2 * k + (s < emin_ ? 1 : 0) : k;
+    }
+    int count() const { return nSig_ * range_ * (daz_ ? 2 : 1); }
+
+  private:
+    bool daz_ = false;
+    int emin_ = 0;
+    std::vector<int> sig_, x_;
+    int nSig_ = 0, minX_ = 0, range_ = 1;
+  };
+
+  /// Whether the leaf (valsA_[i], valsB_[j])'s two placement values differ at (sa, sb),
+  /// remembered per pair of keys.
+  bool differs(size_t i, size_t j, int sa, int sb, const Scales<ConcreteDomain> &s) {
+    const size_t cell = size_t(keysA_.key(i, sa)) * size_t(keysB_.count()) + size_t(keysB_.key(j, sb));
+    const uint64_t bit = uint64_t(1) << (cell % 64);
+    if (known_[cell / 64] & bit) return (differs_[cell / 64] & bit) != 0;
+    ConcreteDomain d;
+    const CVal l1 = placementLeaf(d, q_.lhs, q_.cfg, valsA_[i], valsB_[j], s);
+    const CVal l2 = placementLeaf(d, q_.rhs, q_.cfg, valsA_[i], valsB_[j], s);
+    const bool differ = !related(d, l1, l2, Relation::Bitwise);
+    known_[cell / 64] |= bit;
+    if (differ) differs_[cell / 64] |= bit;
+    return differ;
+  }
+
+  /// The first index in [0, n) where f holds, or kNone.
+  template <class F> static int16_t firstOf(size_t n, F f) {
+    for (size_t i = 0; i < n; ++i)
+      if (f(i)) return int16_t(i);
+    return kNone;
+  }
+
   /// The indices of `vals` whose dequantized element at scale sc is not 2^sc v exactly
   /// (cached in `slot`).
   const std::vector<size_t> &inexact(std::optional<std::vector<size_t>> &slot, const std::vector<CVal> &vals,
@@ -291,6 +369,13 @@ private:
   std::vector<unsigned> codesA_, codesB_;
   std::vector<CVal> valsA_, valsB_;
   std::vector<std::optional<std::vector<size_t>>> inexactA_, inexactB_;  ///< per scale code
+  LeafKeys keysA_, keysB_;
+  /// Per pair of keys (a's key * keysB_.count() + b's): whether the comparison is known, and
+  /// its result (bit sets).
+  std::vector<uint64_t> known_, differs_;
+  /// The first b index whose leaf with a's key differs at code xb (a's key * 255 + xb), and
+  /// the first a index for b's key at code xa: kUnknown until computed, kNone if none.
+  std::vector<int16_t> firstB_, firstA_;
 };
 
 /// Restrictions for small counterexample queries, smallest first; the last is "all free".
