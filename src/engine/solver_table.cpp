@@ -273,23 +273,25 @@ public:
     // Every a whose scaling at sa is inexact, with every b (in code order); then every b whose
     // scaling at sb is inexact, with every a. The first b (a) whose leaf differs depends only on
     // a's (b's) key and the other side's scale code, so it is remembered (firstB_, firstA_).
-    for (size_t i : ia) {
-      int16_t &first = firstB_[size_t(keysA_.key(i, sa)) * size_t(kNumCodes) + size_t(xb)];
-      if (first == kUnknown) first = firstOf(valsB_.size(), [&](size_t j) { return leafDiffers(i, j); });
-      if (first == kNone) continue;
-      for (size_t j = size_t(first); j < valsB_.size(); ++j)
-        if (leafDiffers(i, j))
-          if (auto w = confirmed(i, j)) return w;
-    }
-    for (size_t j : ib) {
-      int16_t &first = firstA_[size_t(keysB_.key(j, sb)) * size_t(kNumCodes) + size_t(xa)];
-      if (first == kUnknown) first = firstOf(valsA_.size(), [&](size_t i) { return leafDiffers(i, j); });
-      if (first == kNone) continue;
-      for (size_t i = size_t(first); i < valsA_.size(); ++i)
-        if (leafDiffers(i, j))
-          if (auto w = confirmed(i, j)) return w;
-    }
-    return std::nullopt;
+    // `outer` indexes side A's values when aOuter, else side B's; m the other side's.
+    auto search = [&](const std::vector<size_t> &outer, bool aOuter) -> std::optional<Witness> {
+      const LeafKeys &keys = aOuter ? keysA_ : keysB_;
+      std::vector<int16_t> &firsts = aOuter ? firstB_ : firstA_;
+      const int sc = aOuter ? sa : sb, otherCode = aOuter ? xb : xa;
+      const size_t n = aOuter ? valsB_.size() : valsA_.size();
+      auto differ = [&](size_t o, size_t m) { return aOuter ? leafDiffers(o, m) : leafDiffers(m, o); };
+      for (size_t o : outer) {
+        int16_t &first = firsts[size_t(keys.key(o, sc)) * size_t(kNumCodes) + size_t(otherCode)];
+        if (first == kUnknown) first = firstOf(n, [&](size_t m) { return differ(o, m); });
+        if (first == kNone) continue;
+        for (size_t m = size_t(first); m < n; ++m)
+          if (differ(o, m))
+            if (auto w = aOuter ? confirmed(o, m) : confirmed(m, o)) return w;
+      }
+      return std::nullopt;
+    };
+    if (auto w = search(ia, true)) return w;
+    return search(ib, false);
   }
 
 private:
