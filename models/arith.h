@@ -90,11 +90,11 @@ template <class D> typename D::Bool isZero(D &d, const Val<D> &v) {
   return d.land(isFinite(d, v), d.eq(v.N, d.lit(0)));
 }
 
-/// All values x can take: the domain's value set, else its range when at most `cap` long.
-/// Throws EncodingLimit when neither is small.
 /// The most values a case split over one integer may enumerate (enumValues' default cap).
 constexpr size_t kMaxCaseSplitValues = 512;
 
+/// All values x can take: the domain's value set, else its range when at most `cap` long.
+/// Throws EncodingLimit when neither is small.
 template <class D>
 std::vector<Integer> enumValues(D &d, const typename D::Int &x, size_t cap = kMaxCaseSplitValues) {
   if (auto vs = d.values(x)) return *vs;
