@@ -69,11 +69,13 @@ bool LeafFilter::mayDisagree(int xa, int xb) const {
 bool leafDiffers(const PairQuery &q, unsigned a, unsigned b, int xa, int xb) {
   CD d;
   const Scales<CD> s = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
-  const CVal va = decodeElement(d, q.cfg.a, Integer(int64_t(a)));
-  const CVal vb = decodeElement(d, q.cfg.b, Integer(int64_t(b)));
-  const CVal l1 = placementLeaf(d, q.lhs, q.cfg, va, vb, s);
-  const CVal l2 = placementLeaf(d, q.rhs, q.cfg, va, vb, s);
-  return !related(d, l1, l2, Relation::Bitwise);
+  return leafValuesDiffer(q, decodeElement(d, q.cfg.a, Integer(int64_t(a))), decodeElement(d, q.cfg.b, Integer(int64_t(b))),
+                          s);
+}
+
+bool leafValuesDiffer(const PairQuery &q, const CVal &a, const CVal &b, const Scales<CD> &s) {
+  CD d;
+  return !related(d, placementLeaf(d, q.lhs, q.cfg, a, b, s), placementLeaf(d, q.rhs, q.cfg, a, b, s), Relation::Bitwise);
 }
 
 bool LeafDiffs::differs(unsigned a, unsigned b, int xa, int xb) {

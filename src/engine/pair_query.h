@@ -98,5 +98,7 @@ private:
 
 /// The comparison itself (evaluated, nothing remembered).
 bool leafDiffers(const PairQuery &q, unsigned a, unsigned b, int xa, int xb);
+/// The same for decoded element values at the scales s.
+bool leafValuesDiffer(const PairQuery &q, const CVal &a, const CVal &b, const Scales<ConcreteDomain> &s);
 
 }  // namespace mxcert::engine

@@ -336,10 +336,7 @@ private:
     const size_t cell = size_t(keysA_.key(i, sa)) * size_t(keysB_.count()) + size_t(keysB_.key(j, sb));
     const uint64_t bit = uint64_t(1) << (cell % 64);
     if (known_[cell / 64] & bit) return (differs_[cell / 64] & bit) != 0;
-    ConcreteDomain d;
-    const CVal l1 = placementLeaf(d, q_.lhs, q_.cfg, valsA_[i], valsB_[j], s);
-    const CVal l2 = placementLeaf(d, q_.rhs, q_.cfg, valsA_[i], valsB_[j], s);
-    const bool differ = !related(d, l1, l2, Relation::Bitwise);
+    const bool differ = leafValuesDiffer(q_, valsA_[i], valsB_[j], s);
     known_[cell / 64] |= bit;
     if (differ) differs_[cell / 64] |= bit;
     return differ;
