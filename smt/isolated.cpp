@@ -12,9 +12,11 @@
 #include <sstream>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -112,20 +114,38 @@ bool writeAll(int fd, const std::string &s) {
   return true;
 }
 
-CheckResult runIsolated(const std::function<CheckResult()> &work, double timeoutSec) {
-  const auto t0 = Clock::now();
-  CheckResult out;
+namespace {
+
+/// One started entrant: its child process, the read end of its pipe and what it sent so far.
+struct Child {
+  pid_t pid = -1;
+  int fd = -1;
+  std::string text;
+};
+
+/// Forks a child that runs `work` and writes its serialized answer to a pipe; pid -1 on
+/// failure (`why` says why).
+Child startChild(const std::function<CheckResult()> &work, std::string &why) {
+  Child c;
   int fds[2];
-  if (::pipe(fds) != 0) return unknown(out, t0, std::string("cannot create a pipe: ") + std::strerror(errno));
+  if (::pipe(fds) != 0) {
+    why = std::string("cannot create a pipe: ") + std::strerror(errno);
+    return c;
+  }
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
-    return unknown(out, t0, std::string("cannot fork the solver process: ") + std::strerror(errno));
+    why = std::string("cannot fork the solver process: ") + std::strerror(errno);
+    return c;
   }
   if (pid == 0) {
     // Child: run the check, send the answer, leave without running destructors or atexit
-    // handlers of the parent's state.
+    // handlers of the parent's state. It dies with its parent (a raced entrant's parent is
+    // itself a child that may be killed at its limit).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
     ::close(fds[0]);
     // The solver's own diagnostics (an abort message on exhaustion) would break mxcert's
     // one-line error contract: the parent reports the outcome instead.
@@ -152,43 +172,20 @@ CheckResult runIsolated(const std::function<CheckResult()> &work, double timeout
     ::_exit(writeAll(fds[1], text) ? 0 : 1);
   }
   ::close(fds[1]);
-  // Parent: read until EOF, the limit plus the grace period at most.
-  const bool limited = timeoutSec > 0;
-  const auto killAt = t0 + std::chrono::duration_cast<Clock::duration>(
-                               std::chrono::duration<double>(timeoutSec + kIsolationGraceSec));
-  std::string text;
-  bool killed = false, interrupted = false;
-  char buf[65536];
-  for (;;) {
-    if (Budget::interrupted()) {  // Ctrl-C or SIGTERM: stop the solver now
-      killed = interrupted = true;
-      break;
-    }
-    int waitMs = 200;  // wakes up to notice an interrupt
-    if (limited) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(killAt - Clock::now()).count();
-      if (left <= 0) {
-        killed = true;
-        break;
-      }
-      waitMs = int(std::min<long long>(left, 200));
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    const int pr = ::poll(&p, 1, waitMs);
-    if (pr < 0 && errno == EINTR) continue;
-    if (pr < 0) break;
-    if (pr == 0) continue;  // re-evaluates the time left
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // EOF (or an error): the child is done
-    text.append(buf, size_t(n));
-  }
-  ::close(fds[0]);
-  if (killed) ::kill(pid, SIGKILL);
+  c.pid = pid;
+  c.fd = fds[0];
+  return c;
+}
+
+/// Waits for a finished (or killed) child and turns what it sent into an answer.
+CheckResult finishChild(Child &c, bool killed, double timeoutSec, Clock::time_point t0) {
+  if (c.fd >= 0) ::close(c.fd);
+  c.fd = -1;
+  if (killed) ::kill(c.pid, SIGKILL);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (interrupted || Budget::interrupted()) return unknown(out, t0, Budget{}.stopReason());
+  CheckResult out;
   if (killed) {
     char why[128];
     std::snprintf(why, sizeof why, "timeout: the solver did not stop within its %.3g s limit and was killed",
@@ -202,10 +199,104 @@ CheckResult runIsolated(const std::function<CheckResult()> &work, double timeout
     out.exhausted = true;
     return out;
   }
-  if (!deserialize(text, out)) {
+  if (!deserialize(c.text, out)) {
     out = CheckResult{};
     return unknown(out, t0, "the solver process exited without an answer (status " +
                                 std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
+  }
+  return out;
+}
+
+}  // namespace
+
+CheckResult runIsolated(const std::function<CheckResult()> &work, double timeoutSec) {
+  return raceIsolated({Entrant{0.0, work}}, timeoutSec);
+}
+
+CheckResult raceIsolated(const std::vector<Entrant> &entrants, double timeoutSec) {
+  const auto t0 = Clock::now();
+  CheckResult out;
+  if (entrants.empty()) return unknown(out, t0, "nothing to run");
+  const bool limited = timeoutSec > 0;
+  const auto killAt = t0 + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(timeoutSec + kIsolationGraceSec));
+  const auto startAt = [&](size_t i) {
+    return t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(entrants[i].startAfterSec));
+  };
+  std::vector<Child> running;  // started and not yet finished
+  size_t next = 0;             // the first entrant not yet started
+  bool haveUnknown = false;    // `out` holds the first entrant's unknown answer
+  const auto killAll = [&] {
+    for (Child &c : running) finishChild(c, true, timeoutSec, t0);
+    running.clear();
+  };
+  for (;;) {
+    // Start every entrant whose time has come, and the next one at once when none runs (an
+    // entrant that ended unknown early hands over to the next).
+    while (next < entrants.size() && (running.empty() || Clock::now() >= startAt(next))) {
+      std::string why;
+      Child c = startChild(entrants[next].work, why);
+      ++next;
+      if (c.pid < 0) {
+        if (!haveUnknown) unknown(out, t0, why), haveUnknown = true;
+        continue;
+      }
+      running.push_back(std::move(c));
+    }
+    if (running.empty()) break;  // every entrant ended without a decided answer
+    if (Budget::interrupted()) {  // Ctrl-C or SIGTERM: stop the solvers now
+      killAll();
+      return unknown(out, t0, Budget{}.stopReason());
+    }
+    long long waitMs = 200;  // wakes up to notice an interrupt
+    const auto now = Clock::now();
+    if (limited) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(killAt - now).count();
+      if (left <= 0) {
+        killAll();
+        char why[128];
+        std::snprintf(why, sizeof why, "timeout: the solver did not stop within its %.3g s limit and was killed",
+                      timeoutSec);
+        out = CheckResult{};
+        return unknown(out, t0, why);  // a timeout: a smaller query may well finish
+      }
+      waitMs = std::min<long long>(left, waitMs);
+    }
+    if (next < entrants.size())
+      waitMs = std::max<long long>(
+          0, std::min<long long>(waitMs, std::chrono::duration_cast<std::chrono::milliseconds>(startAt(next) - now).count() + 1));
+    std::vector<pollfd> ps;
+    for (const Child &c : running) ps.push_back(pollfd{c.fd, POLLIN, 0});
+    const int pr = ::poll(ps.data(), ps.size(), int(waitMs));
+    if (pr < 0 && errno == EINTR) continue;
+    if (pr < 0) {
+      killAll();
+      out = CheckResult{};
+      return unknown(out, t0, std::string("cannot wait for the solver process: ") + std::strerror(errno));
+    }
+    for (size_t i = 0; i < ps.size(); ++i) {
+      if (!(ps[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[65536];
+      const ssize_t n = ::read(running[i].fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n > 0) {
+        running[i].text.append(buf, size_t(n));
+        continue;
+      }
+      // EOF (or an error): this child is done.
+      CheckResult r = finishChild(running[i], false, timeoutSec, t0);
+      running[i].pid = -1;
+      if (r.verdict != Verdict::Unknown) {  // decided: the race is over
+        for (Child &c : running)
+          if (c.pid >= 0) finishChild(c, true, timeoutSec, t0);
+        running.clear();
+        r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        return r;
+      }
+      if (!haveUnknown) out = r, haveUnknown = true;
+    }
+    running.erase(std::remove_if(running.begin(), running.end(), [](const Child &c) { return c.pid < 0; }),
+                  running.end());
   }
   out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return out;

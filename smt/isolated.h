@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mxcert::smt {
 
@@ -29,6 +30,21 @@ std::unique_ptr<Backend> isolate(std::unique_ptr<Backend> inner);
 /// returns its answer, or Unknown when the child is killed at the limit plus the grace period,
 /// dies (then `exhausted` is set) or exits without an answer. The mechanism behind isolate().
 CheckResult runIsolated(const std::function<CheckResult()> &work, double timeoutSec);
+
+/// One contestant of raceIsolated(): a solver call, started `startAfterSec` seconds after the
+/// race began unless the race was decided before.
+struct Entrant {
+  double startAfterSec = 0;
+  std::function<CheckResult()> work;
+};
+
+/// Runs the entrants in forked children, each at its start time (and the next one at once
+/// when every started one has ended without a decided answer); the first sat or unsat answer
+/// wins, and the children still running are killed. Unknown when every entrant ends unknown
+/// (the first one's reason) or when the limit plus the grace period passes. A solver's answer
+/// is its own: the race only chooses which decided answer arrives first, so it never turns an
+/// unknown into a verdict. runIsolated() is the race of one entrant.
+CheckResult raceIsolated(const std::vector<Entrant> &entrants, double timeoutSec);
 
 /// Writes all of `s` to `fd` (a pipe to the parent, from a forked child); false on failure.
 bool writeAll(int fd, const std::string &s);
