@@ -1,6 +1,7 @@
 // tests/solver/test_race.cpp — raceIsolated (smt/isolated.h): the first decided answer wins,
 // an unknown never becomes a verdict, a late entrant starts early when every started one has
-// given up, the limit holds, and the cvc5 backend's goal race proves and refutes real queries.
+// given up, the limit holds, a dying entrant is unknown; and the cvc5 backend's goal phase
+// (its first second in the process, then the race) still proves and refutes.
 #include "smt/backend.h"
 #include "smt/isolated.h"
 #include "smt/term.h"
@@ -82,7 +83,7 @@ TEST_CASE("raceIsolated: an entrant that dies is unknown (exhausted), the other 
   CHECK(d.exhausted);
 }
 
-TEST_CASE("the cvc5 goal race: sat with a model that satisfies the query, unsat where it holds", "[race]") {
+TEST_CASE("the cvc5 goal phase: sat with a model that satisfies the query, unsat where it holds", "[race]") {
   auto solver = makeBackend("cvc5");
   REQUIRE(solver);
   // x in 0..1000, y in 0..100, 3x + 7y = 100: sat (x = 31, y = 1 is one model).
@@ -90,7 +91,7 @@ TEST_CASE("the cvc5 goal race: sat with a model that satisfies the query, unsat 
     TermStore s;
     TermRef x = s.intVar("x", 0, 1000), y = s.intVar("y", 0, 100);
     s.assertTrue(s.eq(s.add(s.mulc(x, 3), s.mulc(y, 7)), s.intConst(100)));
-    REQUIRE(s.phaseCount() == 1);  // one phase: the goal's race
+    REQUIRE(s.phaseCount() == 1);  // one phase: the goal's
     CheckResult r = solver->check(s, 30);
     REQUIRE(r.verdict == Verdict::Sat);
     CHECK(r.model.at("x") * Integer(3) + r.model.at("y") * Integer(7) == Integer(100));
