@@ -231,6 +231,10 @@ CheckResult raceIsolated(const std::vector<Entrant> &entrants, double timeoutSec
     running.clear();
   };
   for (;;) {
+    if (Budget::interrupted()) {  // Ctrl-C or SIGTERM: stop the solvers now
+      killAll();
+      return unknown(out, t0, Budget{}.stopReason());
+    }
     // Start every entrant whose time has come, and the next one at once when none runs (an
     // entrant that ended unknown early hands over to the next).
     while (next < entrants.size() && (running.empty() || Clock::now() >= startAt(next))) {
@@ -244,10 +248,6 @@ CheckResult raceIsolated(const std::vector<Entrant> &entrants, double timeoutSec
       running.push_back(std::move(c));
     }
     if (running.empty()) break;  // every entrant ended without a decided answer
-    if (Budget::interrupted()) {  // Ctrl-C or SIGTERM: stop the solvers now
-      killAll();
-      return unknown(out, t0, Budget{}.stopReason());
-    }
     long long waitMs = 200;  // wakes up to notice an interrupt
     const auto now = Clock::now();
     if (limited) {
@@ -298,6 +298,7 @@ CheckResult raceIsolated(const std::vector<Entrant> &entrants, double timeoutSec
     running.erase(std::remove_if(running.begin(), running.end(), [](const Child &c) { return c.pid < 0; }),
                   running.end());
   }
+  if (Budget::interrupted()) return unknown(out, t0, Budget{}.stopReason());
   out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return out;
 }
