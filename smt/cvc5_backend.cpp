@@ -36,7 +36,7 @@ public:
   /// answered by then, it becomes a race (raceIsolated) of the default settings and
   /// justification-based decisions, each from the start in a process of its own: the first
   /// sat or unsat wins. Each setting is far faster than the other on some goals: an e4m3
-  /// k = 32 bf16 rtz leaf step takes 39 s by default and 9 s by justification, an e4m3 x e2m1
+  /// k = 32 bf16 rtz leaf step takes 25-39 s by default and 9 s by justification, an e4m3 x e2m1
   /// f16 ftz post2/post root step 2 s by default and over 98 s by justification. Most goals
   /// take well under a second, and for them no process is started.
   CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) {
