@@ -513,6 +513,14 @@ Region firstRegionByBox(const CodeSet &s, const std::vector<CodeSet> &boxes) {
 /// query decides it (at most 2^6 pieces of one region).
 constexpr int kInductionSplitDepth = 6;
 
+/// The most concrete root-step evaluations (code pairs times abstract sums) one scan near a
+/// root-step witness may spend (rootStepScan): e2m1 at k = 32 has 9,218 sums per pair, so
+/// about 200 pairs, about 2 s on this project's 2-core machine.
+constexpr long kRootScanEvaluations = 2'000'000;
+
+/// The largest region (in code pairs) scanned on concrete values before its induction.
+constexpr long kRootScanFirstPairs = 64;
+
 }  // namespace
 
 namespace {
@@ -1103,6 +1111,49 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     return false;
   };
 
+  // The root step of `inv` evaluated on concrete values at the undecided pairs of region r,
+  // nearest (cxa, cxb) first, within kRootScanEvaluations (rootStepScan, step_witness.h):
+  // each candidate is confirmed by the reference evaluator before it refutes anything, and
+  // the pairs left keep going to the induction. Returns the number of witnesses added.
+  // The invariant a region is scanned with before its induction: the first that is neither
+  // equal nor without infinities (the scan enumerates no infinity).
+  std::optional<Invariant> scanInvariant;
+  if (inductionFirst)
+    for (const Invariant &inv : candidateInvariants(q))
+      if (inv.mode != InvariantMode::Equal && !inv.noInf) {
+        scanInvariant = inv;
+        break;
+      }
+  // Pairs already scanned, per invariant mode (scaled, zero): a second scan would find nothing new.
+  CodeSet rootScanned[2];
+  auto scanRootStep = [&](const Region &r, const Invariant &inv, int cxa, int cxb) {
+    if (inv.mode == InvariantMode::Equal) return size_t(0);
+    CodeSet &scanned = rootScanned[inv.mode == InvariantMode::Zero ? 1 : 0];
+    std::vector<std::pair<int, int>> near;
+    for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+      for (int b = r.xb.lo; b <= r.xb.hi; ++b)
+        if (r.contains(a, b) && C.get(a, b) && !P.get(a, b) && res.witnessOf[pairIdx(a, b)] < 0 && !scanned.get(a, b))
+          near.emplace_back(a, b);
+    std::stable_sort(near.begin(), near.end(), [&](const auto &x, const auto &y) {
+      return std::abs(x.first - cxa) + std::abs(x.second - cxb) < std::abs(y.first - cxa) + std::abs(y.second - cxb);
+    });
+    size_t added = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    const RootStepScan found = rootStepScan(q, inv, near, kRootScanEvaluations);
+    for (size_t i = 0; i < found.pairsScanned; ++i) scanned.set(near[i].first, near[i].second);
+    for (const Witness &c : found.candidates) {
+      if (res.witnessOf[pairIdx(c.xa, c.xb)] >= 0 || !witnessDisagrees(q, c, c.xa, c.xb)) continue;
+      addWitness(c, false);
+      if (res.witnessOf[pairIdx(c.xa, c.xb)] < 0) continue;
+      ++res.stats.rootStepWitnesses;
+      ++added;
+    }
+    if (added)
+      log("the root step on concrete values in " + r.str() + ": " + std::to_string(added) + " witnesses (" +
+          std::to_string(smt::secondsSince(t0)) + " s)");
+    return added;
+  };
+
   // Phase B's known witnesses, decoded once each (by index into res.witnesses; made lazily).
   std::vector<std::unique_ptr<DecodedBlock>> witnessBlocks;
   // Phase A proves the candidate set region by region; phase B finds a witness for every
@@ -1130,7 +1181,8 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         if (scoped.count() > 0) {
           Region r = firstRegionByBox(scoped, armBoxes);
           int depth = 0;
-          if (!inductionHalves.empty()) {
+          const bool fromHalves = !inductionHalves.empty();
+          if (fromHalves) {
             std::tie(r, depth) = inductionHalves.back();
             inductionHalves.pop_back();
             if (r.count() == 0) continue;
@@ -1153,6 +1205,14 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
           for (int a = r.xa.lo; a <= r.xa.hi && nearWitness; ++a)
             for (int b = r.xb.lo; b <= r.xb.hi && nearWitness; ++b)
               if (r.contains(a, b)) nearWitness = rootWitnessed.get(a, b);
+          // A small region is first searched on concrete values (scanRootStep): where the
+          // root step has models the solver may take long to find one (e2m1 k = 32 f16
+          // post2/post: 20 s for the first in xa:103..104,xb:103..127), where the scan takes
+          // a few milliseconds per pair. Witnesses found change the region: it is taken again.
+          if (scanInvariant && r.count() <= kRootScanFirstPairs && scanRootStep(r, *scanInvariant, r.xa.lo, r.xb.lo) > 0) {
+            if (fromHalves) inductionHalves.push_back({r, depth});
+            continue;
+          }
           InductionCheck ic = induce(everyTree, r, nearWitness ? std::min(opt.timeout, opt.quickTimeout) : opt.timeout);
           if (ic.verdict == smt::Verdict::Unsat) {
             ++res.stats.unsat;
@@ -1188,6 +1248,9 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
                   " xb=" + std::to_string(w->xb) + " is an input's: a witness; the induction again on the rest of " +
                   r.str());
               refuted = true;
+              // The rest of the region lies near that witness: its other differing pairs, found
+              // at once where each would cost a solver round.
+              scanRootStep(r, f.inv, w->xa, w->xb);
               break;
             }
             if (refuted) continue;

@@ -2,6 +2,8 @@
 // step_witness.h).
 #include "src/engine/step_witness.h"
 
+#include "models/eval.h"
+
 #include <algorithm>
 
 namespace mxcert::engine {
@@ -49,6 +51,32 @@ std::vector<Term> positiveTerms(const ModelConfig &cfg, int grid) {
   return out;
 }
 
+/// An input at (xa, xb) whose exact leaf values sum to `units` units of 2^g (negated when
+/// `negative`; a sum of -0 leaves when `negativeZero`): the largest term first (each at most
+/// what is left), then +0 (or -0) leaves. nullopt when more than k leaves would be needed.
+std::optional<Witness> inputWithSum(const PairQuery &q, int xa, int xb, Integer units,
+                                    bool negative, bool negativeZero, const std::vector<Term> &terms) {
+  Witness w;
+  w.xa = xa;
+  w.xb = xb;
+  // A negative sum negates a: the sign bit of a's code.
+  const int k = q.cfg.k();
+  const unsigned signA = 1u << (q.cfg.a.bits() - 1);
+  for (int i = 0; i < k && units.sign() > 0; ++i) {
+    const auto it = std::find_if(terms.begin(), terms.end(), [&](const Term &t) { return !(units < t.units); });
+    if (it == terms.end()) return std::nullopt;
+    w.a.push_back(negative ? it->a | signA : it->a);
+    w.b.push_back(it->b);
+    units = units - it->units;
+  }
+  if (units.sign() != 0) return std::nullopt;  // more than k leaves would be needed
+  while (int(w.a.size()) < k) {
+    w.a.push_back(negativeZero ? signA : 0u);  // -0 * +0 = -0; +0 * +0 = +0
+    w.b.push_back(0u);
+  }
+  return w;
+}
+
 }  // namespace
 
 std::optional<Witness> rootStepInput(const PairQuery &q, InductionStep step, const Invariant &inv,
@@ -80,27 +108,66 @@ std::optional<Witness> rootStepInput(const PairQuery &q, InductionStep step, con
   if (!xa) return std::nullopt;
   const std::optional<Integer> e = value(m, "e");
   const int64_t ev = e ? e->toInt64() : int64_t(std::max(region.e.lo, region.xa.lo + region.xb.lo - 254));
-  Witness w;
-  w.xa = int(xa->toInt64());
-  w.xb = int(ev - w.xa + 254);
-  // The leaves: largest term first (each at most what is left), then +0 (or -0 for a sum of
-  // negative zeros). A negative sum negates a: the sign bit of a's code.
-  const int k = q.cfg.k();
-  const unsigned signA = 1u << (q.cfg.a.bits() - 1);
+  const int xav = int(xa->toInt64());
+  return inputWithSum(q, xav, int(ev - xav + 254), units, negative, negativeZero, positiveTerms(q.cfg, inv.grid));
+}
+
+RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::vector<std::pair<int, int>> &pairs,
+                          long maxEvaluations) {
+  RootStepScan out;
+  if (q.cfg.anyOrder || q.cfg.nvfp4() || inv.mode == InvariantMode::Equal || q.cfg.k() < 2) return out;
+  const Placement pB = inv.baseIsRhs ? q.rhs : q.lhs, pO = inv.baseIsRhs ? q.lhs : q.rhs;
+  if (pB != Placement::Post && pB != Placement::Post2) return out;
+  const Integer bound = inv.unit * Integer(int64_t(q.cfg.k()));
+  if (bound.sign() <= 0 || Integer(int64_t(kMaxScanUnits)) < bound) return out;
+  const int64_t kU = bound.toInt64();
+  ConcreteDomain d;
+  const AccSpec &acc = q.cfg.acc;
   const std::vector<Term> terms = positiveTerms(q.cfg, inv.grid);
-  for (int i = 0; i < k && units.sign() > 0; ++i) {
-    const auto it = std::find_if(terms.begin(), terms.end(), [&](const Term &t) { return !(units < t.units); });
-    if (it == terms.end()) return std::nullopt;
-    w.a.push_back(negative ? it->a | signA : it->a);
-    w.b.push_back(it->b);
-    units = units - it->units;
+  // B's rounded tree values rnd(S 2^XB): XB = g (σ(B) = 0), the same at every code pair.
+  // Index 2 kU + 1 is the -0 of a sum of negative zeros (S = 0, allNegZero).
+  const Integer XB(int64_t(inv.grid));
+  auto sumOf = [&](int64_t S, bool allNegZero, const Integer &X) {
+    const bool f = false;
+    return SumAcc<ConcreteDomain>{f, f, f, allNegZero, Integer(S), X};
+  };
+  std::vector<CVal> TB;
+  TB.reserve(size_t(2 * kU + 2));
+  for (int64_t S = -kU; S <= kU; ++S) TB.push_back(roundAcc(d, sumFinish(d, sumOf(S, false, XB)), acc));
+  TB.push_back(roundAcc(d, sumFinish(d, sumOf(0, true, XB)), acc));
+  long evaluations = 0;
+  for (auto [xa, xb] : pairs) {
+    if (evaluations + long(TB.size()) > maxEvaluations) break;
+    evaluations += long(TB.size());
+    ++out.pairsScanned;
+    const Scales<ConcreteDomain> s = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
+    const Integer XO = XB + sideScale(d, pO, s);
+    for (size_t i = 0; i < TB.size(); ++i) {
+      const bool negZero = i + 1 == TB.size();
+      const int64_t S = negZero ? 0 : int64_t(i) - kU;
+      const CVal RB = placementRoot(d, pB, q.cfg, TB[i], s);
+      // O's sums: the same units at 2^XO (mode scaled), or a zero of either sign (mode zero).
+      std::vector<CVal> TO;
+      if (inv.mode == InvariantMode::Scaled) {
+        TO.push_back(roundAcc(d, sumFinish(d, sumOf(S, negZero, XO)), acc));
+      } else {
+        TO.push_back(roundAcc(d, sumFinish(d, sumOf(0, false, XO)), acc));
+        TO.push_back(roundAcc(d, sumFinish(d, sumOf(0, true, XO)), acc));
+      }
+      bool differs = false;
+      for (const CVal &T : TO) {
+        const CVal RO = placementRoot(d, pO, q.cfg, T, s);
+        if (!(inv.baseIsRhs ? related(d, RO, RB, q.rel) : related(d, RB, RO, q.rel))) differs = true;
+      }
+      if (!differs) continue;
+      const std::optional<Witness> w =
+          inputWithSum(q, xa, xb, Integer(S < 0 ? -S : S), S < 0, negZero, terms);
+      if (!w) continue;
+      out.candidates.push_back(*w);
+      break;  // one candidate per pair
+    }
   }
-  if (units.sign() != 0) return std::nullopt;  // more than k leaves would be needed
-  while (int(w.a.size()) < k) {
-    w.a.push_back(negativeZero ? signA : 0u);  // -0 * +0 = -0; +0 * +0 = +0
-    w.b.push_back(0u);
-  }
-  return w;
+  return out;
 }
 
 }  // namespace mxcert::engine

@@ -24,6 +24,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mxcert::engine {
 
@@ -34,5 +36,30 @@ namespace mxcert::engine {
 /// NaN or an infinity, or no sum of at most k leaf values makes it. Not yet confirmed.
 std::optional<Witness> rootStepInput(const PairQuery &q, InductionStep step, const Invariant &inv,
                                      const Region &region, const std::map<std::string, Integer> &model);
+
+/// The largest k U (the bound on the root step's abstract sum, in units of 2^g) that
+/// rootStepScan enumerates: 2^16 (e2m1 at k = 32 has k U = 4,608).
+constexpr long kMaxScanUnits = 1L << 16;
+
+/// What rootStepScan found: at most one candidate witness per code pair, and how many of the
+/// given pairs it evaluated (a prefix: it stops at the evaluation budget).
+struct RootStepScan {
+  std::vector<Witness> candidates;
+  size_t pairsScanned = 0;
+};
+
+/// Candidate witnesses from the root step of `inv` evaluated on concrete values: for each
+/// code pair of `pairs` in order, every abstract sum the step allows (SB = S 2^g with
+/// |S| <= k U, its -0, O's sum as the invariant says; no NaN or infinity, which no input made
+/// here has) is rounded and given to both roots by the reference model (the same functions the
+/// solver's root step is built from), and the first S whose roots are not related becomes an
+/// input (as rootStepInput makes one). The same limits as rootStepInput (a fixed tree, base
+/// side post or post2, not Equal, k >= 2), and nothing when k U > kMaxScanUnits; it stops
+/// before the pair whose sums would take the evaluations past maxEvaluations. Every candidate
+/// still needs the reference evaluator's confirmation (witnessDisagrees): the scan only
+/// proposes, as the solver's model does, and a pair without a candidate is no proof of
+/// anything.
+RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::vector<std::pair<int, int>> &pairs,
+                          long maxEvaluations);
 
 }  // namespace mxcert::engine
