@@ -112,6 +112,31 @@ std::optional<Witness> rootStepInput(const PairQuery &q, InductionStep step, con
   return inputWithSum(q, xav, int(ev - xav + 254), units, negative, negativeZero, positiveTerms(q.cfg, inv.grid));
 }
 
+std::optional<std::vector<int64_t>> rootStepSums(const AccFormat &fmt, const Invariant &inv, Placement pO, int64_t kU) {
+  std::vector<int64_t> out;
+  const bool byValue = inv.mode == InvariantMode::Zero || pO == Placement::Post || pO == Placement::Post2;
+  if (!byValue) {
+    if (kU > kMaxScanUnits) return std::nullopt;
+    for (int64_t S = 0; S <= kU; ++S) out.push_back(S);
+    return out;
+  }
+  const int g = inv.grid, minQuantum = fmt.quantumExp();
+  for (int64_t S = 0; S < kU;) {
+    out.push_back(S);
+    if (out.size() > size_t(kMaxScanSums)) return std::nullopt;
+    int e = minQuantum;  // log2 of the quantum at S 2^g
+    if (S > 0) {
+      int msb = 0;
+      while ((S >> (msb + 1)) != 0) ++msb;
+      if (msb + g > fmt.emax) break;  // S 2^g >= 2^(emax + 1): past every finite value
+      e = std::max(msb + g - fmt.p + 1, minQuantum);
+    }
+    S += e > g ? (int64_t(1) << std::min(e - g, 62)) : 1;
+  }
+  out.push_back(kU);
+  return out;
+}
+
 RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::vector<std::pair<int, int>> &pairs,
                           long maxEvaluations) {
   RootStepScan out;
@@ -119,21 +144,27 @@ RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::v
   const Placement pB = inv.baseIsRhs ? q.rhs : q.lhs, pO = inv.baseIsRhs ? q.lhs : q.rhs;
   if (pB != Placement::Post && pB != Placement::Post2) return out;
   const Integer bound = inv.unit * Integer(int64_t(q.cfg.k()));
-  if (bound.sign() <= 0 || Integer(int64_t(kMaxScanUnits)) < bound) return out;
-  const int64_t kU = bound.toInt64();
+  if (bound.sign() <= 0 || !(bound < Integer::pow2(62))) return out;
+  const std::optional<std::vector<int64_t>> sums = rootStepSums(q.cfg.acc.fmt, inv, pO, bound.toInt64());
+  if (!sums) return out;
   ConcreteDomain d;
   const AccSpec &acc = q.cfg.acc;
   const std::vector<Term> terms = positiveTerms(q.cfg, inv.grid);
   // B's rounded tree values rnd(S 2^XB): XB = g (σ(B) = 0), the same at every code pair.
-  // Index 2 kU + 1 is the -0 of a sum of negative zeros (S = 0, allNegZero).
+  // The last entry is the -0 of a sum of negative zeros (S = 0, allNegZero).
   const Integer XB(int64_t(inv.grid));
   auto sumOf = [&](int64_t S, bool allNegZero, const Integer &X) {
     const bool f = false;
     return SumAcc<ConcreteDomain>{f, f, f, allNegZero, Integer(S), X};
   };
+  std::vector<int64_t> signedSums;
+  signedSums.reserve(2 * sums->size() + 1);
+  for (auto it = sums->rbegin(); it != sums->rend(); ++it)
+    if (*it > 0) signedSums.push_back(-*it);
+  signedSums.insert(signedSums.end(), sums->begin(), sums->end());
   std::vector<CVal> TB;
-  TB.reserve(size_t(2 * kU + 2));
-  for (int64_t S = -kU; S <= kU; ++S) TB.push_back(roundAcc(d, sumFinish(d, sumOf(S, false, XB)), acc));
+  TB.reserve(signedSums.size() + 1);
+  for (int64_t S : signedSums) TB.push_back(roundAcc(d, sumFinish(d, sumOf(S, false, XB)), acc));
   TB.push_back(roundAcc(d, sumFinish(d, sumOf(0, true, XB)), acc));
   long evaluations = 0;
   for (auto [xa, xb] : pairs) {
@@ -144,7 +175,7 @@ RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::v
     const Integer XO = XB + sideScale(d, pO, s);
     for (size_t i = 0; i < TB.size(); ++i) {
       const bool negZero = i + 1 == TB.size();
-      const int64_t S = negZero ? 0 : int64_t(i) - kU;
+      const int64_t S = negZero ? 0 : signedSums[i];
       const CVal RB = placementRoot(d, pB, q.cfg, TB[i], s);
       // O's sums: the same units at 2^XO (mode scaled), or a zero of either sign (mode zero).
       std::vector<CVal> TO;

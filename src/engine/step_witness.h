@@ -37,9 +37,25 @@ namespace mxcert::engine {
 std::optional<Witness> rootStepInput(const PairQuery &q, InductionStep step, const Invariant &inv,
                                      const Region &region, const std::map<std::string, Integer> &model);
 
-/// The largest k U (the bound on the root step's abstract sum, in units of 2^g) that
-/// rootStepScan enumerates: 2^16 (e2m1 at k = 32 has k U = 4,608).
+/// The largest k U (the bound on the root step's abstract sum, in units of 2^g) for which
+/// rootStepScan evaluates every sum: 2^16 (e2m1 at k = 32 has k U = 4,608).
 constexpr long kMaxScanUnits = 1L << 16;
+/// The most sums rootStepScan evaluates per code pair where one per accumulator value is
+/// enough (see rootStepScan): 2^17 (bf16 from 2^-18 to its largest value: about 5,300).
+constexpr long kMaxScanSums = 1L << 17;
+
+/// The nonnegative sums S (units of 2^g, at most kU = k U) rootStepScan evaluates, in
+/// increasing order, or nullopt when there are too many. Where O's rounded sum is a function
+/// of B's (mode zero: O's sum is a zero whatever S; mode scaled with σ(O) = 0, pO post or
+/// post2: O's sum is B's), the roots depend on S only through rnd(S 2^g), so one S per value
+/// that rounding can give is enough: S stepped from 0 by the accumulator's quantum at S 2^g
+/// (at least one unit), which visits every accumulator value on the grid up to kU 2^g
+/// (rnd(S 2^g) is one of them, or rnd(kU 2^g)), until S 2^g passes every finite value (every
+/// larger S then rounds alike: to the infinity, or under rtz to the largest finite value),
+/// and kU itself; nullopt past kMaxScanSums. Otherwise (O's sum S 2^(g + e)) every S in
+/// 0..kU, nullopt for kU past kMaxScanUnits.
+std::optional<std::vector<int64_t>> rootStepSums(const AccFormat &fmt, const Invariant &inv, Placement pO,
+                                                 int64_t kU);
 
 /// What rootStepScan found: at most one candidate witness per code pair, and how many of the
 /// given pairs it evaluated (a prefix: it stops at the evaluation budget).
@@ -49,16 +65,19 @@ struct RootStepScan {
 };
 
 /// Candidate witnesses from the root step of `inv` evaluated on concrete values: for each
-/// code pair of `pairs` in order, every abstract sum the step allows (SB = S 2^g with
+/// code pair of `pairs` in order, the abstract sums the step allows (SB = S 2^g with
 /// |S| <= k U, its -0, O's sum as the invariant says; no NaN or infinity, which no input made
-/// here has) is rounded and given to both roots by the reference model (the same functions the
-/// solver's root step is built from), and the first S whose roots are not related becomes an
-/// input (as rootStepInput makes one). The same limits as rootStepInput (a fixed tree, base
-/// side post or post2, not Equal, k >= 2), and nothing when k U > kMaxScanUnits; it stops
-/// before the pair whose sums would take the evaluations past maxEvaluations. Every candidate
-/// still needs the reference evaluator's confirmation (witnessDisagrees): the scan only
-/// proposes, as the solver's model does, and a pair without a candidate is no proof of
-/// anything.
+/// here has) are rounded and given to both roots by the reference model (the same functions
+/// the solver's root step is built from), and the first S whose roots are not related becomes
+/// an input (as rootStepInput makes one). Which sums: where O's rounded sum is a function of
+/// B's (mode zero, or σ(O) = 0: post2 vs post), the roots see S only through rnd(S 2^g), and
+/// one S per accumulator value up to k U 2^g (at most kMaxScanSums) covers every value the
+/// step allows; otherwise every S in -k U..k U (k U at most kMaxScanUnits). The same limits as
+/// rootStepInput (a fixed tree, base side post or post2, not Equal, k >= 2), and nothing
+/// past those two caps; it stops before the pair whose sums would take the evaluations past
+/// maxEvaluations. Every candidate still needs the reference evaluator's confirmation
+/// (witnessDisagrees): the scan only proposes, as the solver's model does, and a pair without
+/// a candidate is no proof of anything.
 RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::vector<std::pair<int, int>> &pairs,
                           long maxEvaluations);
 

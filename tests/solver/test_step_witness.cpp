@@ -12,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 
 using namespace mxcert;
@@ -315,7 +316,9 @@ TEST_CASE("step witness: the root step on concrete values (rootStepScan) answers
 }
 
 TEST_CASE("step witness: the concrete root step's budget and limits", "[solver][step-witness]") {
-  const PairQuery q = post2Post("f16", 32);
+  // dequant vs post: O's sum S 2^(g + e) depends on S itself, so every S is evaluated.
+  PairQuery q = post2Post("f16", 32);
+  q.lhs = Placement::Dequant;
   std::vector<std::pair<int, int>> pairs{{103, 110}, {103, 111}, {103, 112}, {103, 113}};
   // k U = 32 * 144 = 4,608 units: 2 * 4,608 + 2 sums per pair (-0 included).
   const long perPair = 2 * 4608 + 2;
@@ -333,4 +336,72 @@ TEST_CASE("step witness: the concrete root step's budget and limits", "[solver][
   Invariant wide = scaledPost();
   wide.unit = Integer(engine::kMaxScanUnits / 32 + 1);
   CHECK(engine::rootStepScan(q, wide, pairs, 1L << 30).pairsScanned == 0);
+  // post2 vs post: one sum per accumulator value, so the same wide unit is scanned.
+  CHECK(engine::rootStepScan(post2Post("f16", 32), wide, pairs, 1L << 30).pairsScanned == 4);
+}
+
+TEST_CASE("step witness: one sum per accumulator value covers every rounded sum", "[solver][step-witness]") {
+  // rootStepSums where O's sum is B's (post2 vs post) or a zero (mode zero): every value
+  // rnd(S 2^g) with 0 <= S <= k U is rnd(S' 2^g) for a listed S'. Checked over every S for
+  // e2m1 k = 32 (k U = 4,608) in each accumulator, rounding and subnormal mode, and on a
+  // sample for e4m3 (k U = 2^41, grid 2^-18), whose list must stay short.
+  ConcreteDomain d;
+  auto normal = [&](const AccSpec &acc, int g, int64_t S) {
+    // The same value in lowest terms, so that equal values print alike.
+    const CVal v = roundAcc(d, finiteVal(d, false, Integer(S), Integer(int64_t(g))), acc);
+    if (v.inf) return std::string("inf");
+    Integer N = v.N, X = v.X;
+    if (N.isZero()) return std::string("0");
+    while (N.lowBits(1).isZero()) {
+      N = N >> 1;
+      X = X + Integer(1);
+    }
+    return N.str() + "p" + X.str();
+  };
+  for (const char *accName : {"f16", "bf16", "f32"})
+    for (Rounding rd : {Rounding::RNE, Rounding::RTZ})
+      for (Subnormals sub : {Subnormals::Keep, Subnormals::FTZ}) {
+        const AccSpec acc{*findAccFormat(accName), rd, sub};
+        INFO(accName << (rd == Rounding::RTZ ? " rtz" : " rne") << (sub == Subnormals::FTZ ? " ftz" : ""));
+        for (InvariantMode mode : {InvariantMode::Scaled, InvariantMode::Zero}) {
+          Invariant inv = scaledPost();
+          inv.mode = mode;
+          const auto sums = engine::rootStepSums(acc.fmt, inv, Placement::Post2, 4608);
+          REQUIRE(sums);
+          CHECK(std::is_sorted(sums->begin(), sums->end()));
+          CHECK(sums->front() == 0);
+          CHECK(sums->back() == 4608);
+          std::set<std::string> listed, all;
+          for (int64_t S : *sums) listed.insert(normal(acc, -2, S));
+          for (int64_t S = 0; S <= 4608; ++S) all.insert(normal(acc, -2, S));
+          CHECK(listed == all);
+        }
+        // e4m3 at k = 32: U = 2^36 units of 2^-18 (the invariant's rounded-up unit).
+        Invariant e4 = scaledPost();
+        e4.grid = -18;
+        e4.unit = Integer::pow2(36);
+        const int64_t kU = int64_t(1) << 41;
+        const auto sums = engine::rootStepSums(acc.fmt, e4, Placement::Post, kU);
+        if (std::string(accName) == "f32") {
+          CHECK_FALSE(sums);  // 2^23 values per binade: too many
+          continue;
+        }
+        REQUIRE(sums);
+        CHECK(sums->size() < size_t(engine::kMaxScanSums));
+        std::set<std::string> listed;
+        for (int64_t S : *sums) listed.insert(normal(acc, -18, S));
+        uint64_t x = 88172645463325252ull;  // xorshift64
+        for (int i = 0; i < 20000; ++i) {
+          x ^= x << 13;
+          x ^= x >> 7;
+          x ^= x << 17;
+          const int64_t S = int64_t(x % uint64_t(kU + 1)) >> (x % 41);  // every magnitude
+          INFO("S=" << S);
+          CHECK(listed.count(normal(acc, -18, S)) == 1);
+        }
+      }
+  // dequant vs post (O's sum S 2^(g + e)): every S, and none past kMaxScanUnits.
+  const AccFormat f16 = *findAccFormat("f16");
+  CHECK(engine::rootStepSums(f16, scaledPost(), Placement::Dequant, 4608)->size() == 4609);
+  CHECK_FALSE(engine::rootStepSums(f16, scaledPost(), Placement::Dequant, engine::kMaxScanUnits + 1));
 }
