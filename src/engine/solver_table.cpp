@@ -1111,10 +1111,6 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     return false;
   };
 
-  // The root step of `inv` evaluated on concrete values at the undecided pairs of region r,
-  // nearest (cxa, cxb) first, within kRootScanEvaluations (rootStepScan, step_witness.h):
-  // each candidate is confirmed by the reference evaluator before it refutes anything, and
-  // the pairs left keep going to the induction. Returns the number of witnesses added.
   // The invariant a region is scanned with before its induction: the first that is neither
   // equal nor without infinities (the scan enumerates no infinity).
   std::optional<Invariant> scanInvariant;
@@ -1126,6 +1122,10 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       }
   // Pairs already scanned, per invariant mode (scaled, zero): a second scan would find nothing new.
   CodeSet rootScanned[2];
+  // The root step of `inv` evaluated on concrete values at the undecided pairs of region r,
+  // nearest (cxa, cxb) first, within kRootScanEvaluations (rootStepScan, step_witness.h):
+  // each candidate is confirmed by the reference evaluator before it refutes anything, and
+  // the pairs left keep going to the induction. Returns the number of witnesses added.
   auto scanRootStep = [&](const Region &r, const Invariant &inv, int cxa, int cxb) {
     if (inv.mode == InvariantMode::Equal) return size_t(0);
     CodeSet &scanned = rootScanned[inv.mode == InvariantMode::Zero ? 1 : 0];
@@ -1181,8 +1181,11 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         if (scoped.count() > 0) {
           Region r = firstRegionByBox(scoped, armBoxes);
           int depth = 0;
-          const bool fromHalves = !inductionHalves.empty();
-          if (fromHalves) {
+          // Whether r is a half taken from inductionHalves that is not back on it (a half
+          // narrowed to its first box stays there for the rest).
+          bool halfTaken = false;
+          if (!inductionHalves.empty()) {
+            halfTaken = true;
             std::tie(r, depth) = inductionHalves.back();
             inductionHalves.pop_back();
             if (r.count() == 0) continue;
@@ -1196,6 +1199,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             if (left.count() < r.count()) {
               inductionHalves.push_back({r, depth});
               r = firstRegionByBox(left, armBoxes);
+              halfTaken = false;
             }
           }
           // Inside a region where a root step's model was an input's (below), the rest is
@@ -1210,7 +1214,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
           // post2/post: 20 s for the first in xa:103..104,xb:103..127), where the scan takes
           // a few milliseconds per pair. Witnesses found change the region: it is taken again.
           if (scanInvariant && r.count() <= kRootScanFirstPairs && scanRootStep(r, *scanInvariant, r.xa.lo, r.xb.lo) > 0) {
-            if (fromHalves) inductionHalves.push_back({r, depth});
+            if (halfTaken) inductionHalves.push_back({r, depth});
             continue;
           }
           InductionCheck ic = induce(everyTree, r, nearWitness ? std::min(opt.timeout, opt.quickTimeout) : opt.timeout);
