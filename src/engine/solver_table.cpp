@@ -515,7 +515,7 @@ constexpr int kInductionSplitDepth = 6;
 
 /// The most concrete root-step evaluations (code pairs times abstract sums) one scan near a
 /// root-step witness may spend (rootStepScan): about 1.6 s on this project's 2-core machine
-/// (e2m1 at k = 32 in f16: 6,403 sums per pair, so 624 pairs; e4m3 in bf16: 8,963, so 446).
+/// (e2m1 at k = 32 in f16: 6,402 sums per pair, so 624 pairs; e4m3 in bf16: 8,962, so 446).
 constexpr long kRootScanEvaluations = 4'000'000;
 
 /// The largest region (in code pairs) scanned on concrete values before its induction.
