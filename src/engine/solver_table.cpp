@@ -1257,9 +1257,10 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
               scanRootStep(r, f.inv, w->xa, w->xb);
               break;
             }
-            // A root step whose model no input makes (or that ran out of time) may still fail
-            // at pairs that do differ: the scan looks for them (a root step that fails only on
-            // sums no input reaches gives no confirmed input, and the region goes on as before).
+            // A satisfiable root step whose model no input makes may still fail at pairs that
+            // do differ: the scan looks for them, nearest the model's pair (a root step that
+            // fails only on sums no input reaches gives no confirmed input, and the region goes
+            // on as before). A step that ran out of time has no model and is not scanned here.
             for (const InductionCheck::FailedStep &f : ic.failedSteps) {
               if (refuted || f.step != InductionStep::Root) continue;
               // Nearest the model's code pair first (the region's corner when it names none).
