@@ -1120,6 +1120,12 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         scanInvariant = inv;
         break;
       }
+  // Marks region r as near real counterexamples (rootWitnessed; see its use below).
+  auto markRootWitnessed = [&](const Region &r) {
+    for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+      for (int b = r.xb.lo; b <= r.xb.hi; ++b)
+        if (r.contains(a, b)) rootWitnessed.set(a, b);
+  };
   // Pairs already scanned, per invariant mode (scaled, zero): a second scan would find nothing new.
   CodeSet rootScanned[2];
   // The root step of `inv` evaluated on concrete values at the undecided pairs of region r,
@@ -1245,9 +1251,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
               addWitness(*w, false);
               if (res.witnessOf[pairIdx(w->xa, w->xb)] < 0) continue;  // (its group's first pair agrees)
               ++res.stats.rootStepWitnesses;
-              for (int a = r.xa.lo; a <= r.xa.hi; ++a)
-                for (int b = r.xb.lo; b <= r.xb.hi; ++b)
-                  if (r.contains(a, b)) rootWitnessed.set(a, b);
+              markRootWitnessed(r);
               log("the " + std::string(toString(f.step)) + " step's model at xa=" + std::to_string(w->xa) +
                   " xb=" + std::to_string(w->xb) + " is an input's: a witness; the induction again on the rest of " +
                   r.str());
@@ -1264,17 +1268,9 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             for (const InductionCheck::FailedStep &f : ic.failedSteps) {
               if (refuted || f.step != InductionStep::Root) continue;
               // Nearest the model's code pair first (the region's corner when it names none).
-              int cxa = r.xa.lo, cxb = r.xb.lo;
-              const auto mxa = f.model.find("xa"), me = f.model.find("e");
-              if (mxa != f.model.end()) {
-                cxa = int(mxa->second.toInt64());
-                const int64_t e = me != f.model.end() ? me->second.toInt64() : int64_t(r.e.lo);
-                cxb = int(e - cxa + 254);
-              }
-              if (scanRootStep(r, f.inv, cxa, cxb) == 0) continue;
-              for (int a = r.xa.lo; a <= r.xa.hi; ++a)
-                for (int b = r.xb.lo; b <= r.xb.hi; ++b)
-                  if (r.contains(a, b)) rootWitnessed.set(a, b);
+              const auto c = modelCodePair(r, f.model).value_or(std::make_pair(r.xa.lo, r.xb.lo));
+              if (scanRootStep(r, f.inv, c.first, c.second) == 0) continue;
+              markRootWitnessed(r);
               refuted = true;
             }
             if (refuted) continue;

@@ -77,14 +77,28 @@ std::optional<Witness> inputWithSum(const PairQuery &q, int xa, int xb, Integer 
   return w;
 }
 
+/// Whether inputs can be made for the root step of `inv` (see step_witness.h): a fixed MX
+/// tree, an invariant other than equal, and a base side post or post2 (σ(B) = 0).
+bool unscaledBase(const PairQuery &q, const Invariant &inv) {
+  if (q.cfg.anyOrder || q.cfg.nvfp4() || inv.mode == InvariantMode::Equal) return false;
+  const Placement base = inv.baseIsRhs ? q.rhs : q.lhs;
+  return base == Placement::Post || base == Placement::Post2;
+}
+
 }  // namespace
+
+std::optional<std::pair<int, int>> modelCodePair(const Region &region, const std::map<std::string, Integer> &m) {
+  const std::optional<Integer> xa = value(m, "xa");
+  if (!xa) return std::nullopt;
+  const std::optional<Integer> e = value(m, "e");
+  const int64_t ev = e ? e->toInt64() : int64_t(std::max(region.e.lo, region.xa.lo + region.xb.lo - 254));
+  const int xav = int(xa->toInt64());
+  return std::make_pair(xav, int(ev - xav + 254));
+}
 
 std::optional<Witness> rootStepInput(const PairQuery &q, InductionStep step, const Invariant &inv,
                                      const Region &region, const std::map<std::string, Integer> &m) {
-  if (step != InductionStep::Root && step != InductionStep::Root1) return std::nullopt;
-  if (q.cfg.anyOrder || q.cfg.nvfp4() || inv.mode == InvariantMode::Equal) return std::nullopt;
-  const Placement base = inv.baseIsRhs ? q.rhs : q.lhs;
-  if (base != Placement::Post && base != Placement::Post2) return std::nullopt;
+  if ((step != InductionStep::Root && step != InductionStep::Root1) || !unscaledBase(q, inv)) return std::nullopt;
   // The abstract value: Root's exact sum S 2^g with its flags, Root1's leaf (-1)^neg N 2^g.
   bool negative = false, negativeZero = false;
   Integer units;
@@ -103,13 +117,9 @@ std::optional<Witness> rootStepInput(const PairQuery &q, InductionStep step, con
     negativeZero = flag(m, "neg") && N->isZero();
     units = *N;
   }
-  // The code pair: xa, and e (a constant, the region's lowest, when the model has none).
-  const std::optional<Integer> xa = value(m, "xa");
-  if (!xa) return std::nullopt;
-  const std::optional<Integer> e = value(m, "e");
-  const int64_t ev = e ? e->toInt64() : int64_t(std::max(region.e.lo, region.xa.lo + region.xb.lo - 254));
-  const int xav = int(xa->toInt64());
-  return inputWithSum(q, xav, int(ev - xav + 254), units, negative, negativeZero, positiveTerms(q.cfg, inv.grid));
+  const std::optional<std::pair<int, int>> pair = modelCodePair(region, m);
+  if (!pair) return std::nullopt;
+  return inputWithSum(q, pair->first, pair->second, units, negative, negativeZero, positiveTerms(q.cfg, inv.grid));
 }
 
 std::optional<std::vector<int64_t>> rootStepSums(const AccFormat &fmt, const Invariant &inv, Placement pO, int64_t kU) {
@@ -140,9 +150,8 @@ std::optional<std::vector<int64_t>> rootStepSums(const AccFormat &fmt, const Inv
 RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::vector<std::pair<int, int>> &pairs,
                           long maxEvaluations) {
   RootStepScan out;
-  if (q.cfg.anyOrder || q.cfg.nvfp4() || inv.mode == InvariantMode::Equal || q.cfg.k() < 2) return out;
+  if (!unscaledBase(q, inv) || q.cfg.k() < 2) return out;
   const Placement pB = inv.baseIsRhs ? q.rhs : q.lhs, pO = inv.baseIsRhs ? q.lhs : q.rhs;
-  if (pB != Placement::Post && pB != Placement::Post2) return out;
   const Integer bound = inv.unit * Integer(int64_t(q.cfg.k()));
   if (bound.sign() <= 0 || !(bound < Integer::pow2(62))) return out;
   const std::optional<std::vector<int64_t>> sums = rootStepSums(q.cfg.acc.fmt, inv, pO, bound.toInt64());
@@ -173,22 +182,26 @@ RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::v
     ++out.pairsScanned;
     const Scales<ConcreteDomain> s = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
     const Integer XO = XB + sideScale(d, pO, s);
+    auto relatedBO = [&](const CVal &RB, const CVal &RO) {
+      return inv.baseIsRhs ? related(d, RO, RB, q.rel) : related(d, RB, RO, q.rel);
+    };
+    // O's roots that do not depend on S, computed once per pair: mode zero's two zeros.
+    std::vector<CVal> zeroRoots;
+    if (inv.mode == InvariantMode::Zero)
+      for (bool negZero : {false, true})
+        zeroRoots.push_back(placementRoot(d, pO, q.cfg, roundAcc(d, sumFinish(d, sumOf(0, negZero, XO)), acc), s));
     for (size_t i = 0; i < TB.size(); ++i) {
       const bool negZero = i + 1 == TB.size();
       const int64_t S = negZero ? 0 : signedSums[i];
       const CVal RB = placementRoot(d, pB, q.cfg, TB[i], s);
-      // O's sums: the same units at 2^XO (mode scaled), or a zero of either sign (mode zero).
-      std::vector<CVal> TO;
-      if (inv.mode == InvariantMode::Scaled) {
-        TO.push_back(roundAcc(d, sumFinish(d, sumOf(S, negZero, XO)), acc));
-      } else {
-        TO.push_back(roundAcc(d, sumFinish(d, sumOf(0, false, XO)), acc));
-        TO.push_back(roundAcc(d, sumFinish(d, sumOf(0, true, XO)), acc));
-      }
+      // O's sums: the same units at 2^XO (mode scaled; B's own rounded sum when XO = XB), or a
+      // zero of either sign (mode zero).
       bool differs = false;
-      for (const CVal &T : TO) {
-        const CVal RO = placementRoot(d, pO, q.cfg, T, s);
-        if (!(inv.baseIsRhs ? related(d, RO, RB, q.rel) : related(d, RB, RO, q.rel))) differs = true;
+      if (inv.mode == InvariantMode::Scaled) {
+        const CVal TO = XO == XB ? TB[i] : roundAcc(d, sumFinish(d, sumOf(S, negZero, XO)), acc);
+        differs = !relatedBO(RB, placementRoot(d, pO, q.cfg, TO, s));
+      } else {
+        for (const CVal &RO : zeroRoots) differs = differs || !relatedBO(RB, RO);
       }
       if (!differs) continue;
       const std::optional<Witness> w =

@@ -37,6 +37,11 @@ namespace mxcert::engine {
 std::optional<Witness> rootStepInput(const PairQuery &q, InductionStep step, const Invariant &inv,
                                      const Region &region, const std::map<std::string, Integer> &model);
 
+/// The code pair a root step's model names: its xa, and xb from its e (the region's lowest
+/// e, or its lowest xa + xb - 254, when the model has no e: a one-e region). nullopt when the
+/// model has no xa.
+std::optional<std::pair<int, int>> modelCodePair(const Region &region, const std::map<std::string, Integer> &model);
+
 /// The largest k U (the bound on the root step's abstract sum, in units of 2^g) for which
 /// rootStepScan evaluates every sum: 2^16 (e2m1 at k = 32 has k U = 4,608).
 constexpr long kMaxScanUnits = 1L << 16;
