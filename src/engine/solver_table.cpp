@@ -166,7 +166,8 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(co
   // Products of every magnitude: for each binade of the exact products, its largest and its
   // smallest product P, (1) alone, (2) as P and -P (post's sum cancels to 0 while pre's scaled
   // P overflows: NaN), and (3) P in every leaf of the largest non-root subtree against -P in
-  // the others (the subtree's scaled sum overflows in pre while post's cancels). Where the
+  // the others (the subtree's scaled sum overflows in pre while post's cancels), and under rtz
+  // (4) P beside the smallest product of the other sign (see there). Where the
   // largest product overflows the accumulator (f16: e4m3 and e5m2 products), the thresholds
   // in e lie at the products that still fit, which the maximal patterns above do not reach;
   // without a closed form these patterns refute most lines before any solver query.
@@ -193,6 +194,9 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(co
       const auto lu = leavesUnder(c.tree);
       for (int l : lu[size_t(big)]) inBig[size_t(l)] = true;
     }
+    // The smallest nonzero product (its codes), for (4) below.
+    const std::pair<unsigned, unsigned> smallest =
+        binades.empty() ? std::make_pair(0u, 0u) : binades.begin()->second.first.second;
     for (const auto &[bin, lohi] : binades)
       for (const auto &[mag, codes] : {lohi.first, lohi.second}) {
         (void)mag;
@@ -206,6 +210,17 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(co
           pm.first[1] = ca | x.aSign;
           pm.second[1] = cb;
           out.push_back(pm);
+        }
+        if (k >= 2 && c.acc.rounding == Rounding::RTZ) {
+          // (4) P against the smallest product of the other sign: rtz saturates an
+          // overflowing scaled P at the largest finite value, from which pre then takes the
+          // small product off, while post's sum P - Q overflows after its scaling and
+          // saturates: the values differ (e2m1 k = 32 fused f32 pre/post value: 0.25 against
+          // -36 at e >= 123, which the unrolled query took 5-30 s or more to find).
+          auto pq = one;
+          pq.first[1] = smallest.first | x.aSign;
+          pq.second[1] = smallest.second;
+          out.push_back(pq);
         }
         if (big >= 0) {
           auto sub = blank();
