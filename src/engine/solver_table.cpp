@@ -682,9 +682,14 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
   // The node step needs rnd(S) <= n U for every exact sum |S| <= n U (n <= k): true when n U
   // itself is representable (rounding is monotone), false in general otherwise (bf16, e2m1:
   // U = 144, 31 U = 4464 has 9 significant bits and rounds up to 4480). Where some n U is not
-  // representable, U is rounded up to the nearest value whose odd part has at most p - L bits
-  // (L = the bits of k), so that every n U has at most p bits; a larger U only weakens the
-  // invariant (the steps decide whether it still proves the region). No-op in f32.
+  // representable, U is rounded up to the smallest value with a short odd part for which every
+  // n U is: U rounded up to b significant bits, for each b from p down to p - L (L = the bits
+  // of k; at p - L bits every n U has at most p bits), the least one that passes. A larger U
+  // only weakens the invariant (the steps decide whether it still proves the region), and a
+  // tighter one keeps k U below the lines the root step needs (e5m2 bf16: U = 3.0625 2^30;
+  // p - L bits give 2^32, over which 32 U reaches bf16's smallest subnormal at e = -170,
+  // where the closed form has every product round to zero; 3 bits give 3.5 2^30, and the
+  // root step holds). No-op in f32.
   {
     auto representable = [&](const Integer &units) {
       CVal v = finiteVal(d, false, units, Integer(int64_t(inv.grid)));
@@ -700,15 +705,15 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
       int L = 0;
       while ((1 << L) <= q.cfg.k()) ++L;
       const int keep = q.cfg.acc.fmt.p - L;
-      if (keep >= 1) {
-        const int width = int(inv.unit.msb()) + 1;  // U < 2^width
-        if (width > keep) {
-          const unsigned sh = unsigned(width - keep);
-          // U rounded up to a multiple of 2^sh: an odd part of at most keep bits (or 2^width).
-          const Integer up = ((inv.unit + Integer::pow2(sh) - Integer(1)) >> sh) << sh;
-          if (allRepresentable(up)) inv.unit = up;
-        }
+      const int width = int(inv.unit.msb()) + 1;  // U < 2^width
+      std::optional<Integer> best;
+      for (int bits = std::min(q.cfg.acc.fmt.p, width - 1); bits >= std::max(keep, 1); --bits) {
+        const unsigned sh = unsigned(width - bits);
+        // U rounded up to a multiple of 2^sh: an odd part of at most `bits` bits (or 2^width).
+        const Integer up = ((inv.unit + Integer::pow2(sh) - Integer(1)) >> sh) << sh;
+        if ((!best || up < *best) && allRepresentable(up)) best = up;
       }
+      if (best) inv.unit = *best;
     }
   }
   std::vector<Invariant> out;
