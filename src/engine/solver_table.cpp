@@ -524,6 +524,10 @@ Region firstRegionByBox(const CodeSet &s, const std::vector<CodeSet> &boxes) {
   return Guard::fromSet(s).regions.front();
 }
 
+/// The largest block whose fixed non-binary tree goes to the unrolled query before the
+/// induction when a closed form predicts the table (runSolverTable; measured, see there).
+constexpr int kUnrolledFirstMaxK = 8;
+
 /// How often a region whose induction hit an encoding limit is halved before the unrolled
 /// query decides it (at most 2^6 pieces of one region).
 constexpr int kInductionSplitDepth = 6;
@@ -928,7 +932,9 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   // per step instead of the tree's k - 1 unrolled roundings.
   PairQuery everyTree = q;
   everyTree.cfg = everyTreeConfig(q.cfg);
-  const bool inductionFirst = !anyOrder && opt.inductionFirst && anyOrderUnsupported(q).empty();
+  // Whether a fixed tree's regions are first tried by the every-tree induction (--proof auto);
+  // cleared below for non-binary trees with a closed form.
+  bool inductionFirst = !anyOrder && opt.inductionFirst && anyOrderUnsupported(q).empty();
   // Regions are taken box by box (scaleArmBoxes): each stays inside one form of every scaling.
   const std::vector<CodeSet> armBoxes = scaleArmBoxes(q);
   // Where the induction may still be tried: every pair, less the regions where it failed.
@@ -958,6 +964,19 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       C = cf.guard.toSet();
       res.stats.usedClosedForm = true;
       log("closed form: " + cf.formula);
+      // A small fixed tree with a node of more than two children (fused) and a closed form:
+      // the unrolled query proves the closed form's regions at once, where the induction,
+      // whose class of trees is wider than this one, fails on the regions other trees
+      // disagree on and halves them step by step (e2m1 k = 3 fused f32 rtz pre/post value:
+      // 1.8 s, most of it failed halvings, against 0.16 s unrolled; docs/benchmarks.md). Not
+      // beyond kUnrolledFirstMaxK, where the unrolled query grows (e4m3 fused f32 rtz pre/post
+      // value: 8.3 -> 11.6 s at k = 16, 5 -> 45 s at k = 32), nor without a closed form (the
+      // unrolled query alone ran out of 60 s on e2m1 fused f16 post2/post at k = 3 and f16
+      // rtz pre/dequant at k = 4).
+      if (inductionFirst && !q.cfg.tree.isBinary() && q.cfg.k() <= kUnrolledFirstMaxK) {
+        inductionFirst = false;
+        log("a small tree with a node of more than two children and a closed form: the unrolled query first");
+      }
     } else {
       log("no closed form: " + cf.whyNot);
     }

@@ -665,8 +665,9 @@ TEST_CASE("fixed trees: the every-tree induction, the unrolled query and the exh
           "[solver][induction]") {
   // SolverTableOptions::inductionFirst (the default) proves a fixed tree's regions with the
   // every-tree induction where an invariant carries over, and falls back to the unrolled
-  // query where none does (here: k = 1, whose whole-range region has no invariant, and the
-  // fused trees' value tables, which agree on pairs where other trees differ).
+  // query where none does (here: k = 1, whose whole-range region has no invariant; fused trees
+  // at k <= 8, whose value tables agree on pairs where other trees differ, go to the unrolled
+  // query first where a closed form predicts the table, and these do: no induction steps).
   // docs/solver.md, "Fixed trees proven by the induction".
   size_t byInduction = 0, fallbacks = 0;
   for (int k : {1, 3, 4})
@@ -690,6 +691,11 @@ TEST_CASE("fixed trees: the every-tree induction, the unrolled query and the exh
           REQUIRE(autoRes.agree == engine::runExhaustive(q).agree);
           byInduction += autoRes.stats.inductionRegions;
           fallbacks += autoRes.stats.inductionFailures;
+          // The unrolled query first (kUnrolledFirstMaxK): a fused tree with a closed form.
+          if (t == "fused" && k >= 3) {
+            CHECK(autoRes.stats.usedClosedForm);
+            CHECK(autoRes.stats.inductionRegions == 0);
+          }
           size_t steps = 0;
           for (const engine::ProofRecord &p : autoRes.proofs) steps += p.step ? 1 : 0;
           CHECK(steps == autoRes.stats.inductionRegions * size_t(inductionSteps(k).size()));
