@@ -5,8 +5,9 @@
 // every inner node rounds the exact sum of its children. The tree values of each side carry
 // a scale σ: σ = e for pre and dequant (their leaves are scaled), σ = 0 for post and post2
 // (post2's leaves are post's; its scales enter at the root). One side is the *base* B (post
-// when exactly one side is post, else lhs), the other side O; the leaves of B are multiples
-// of 2^g (g = qa + qb, the product quantum) once B's scale is taken out. With XB = g + σ(B),
+// when exactly one side is post; else post2 beside pre or dequant; else lhs), the other side
+// O; the leaves of B are multiples of 2^g (g = qa + qb, the product quantum) once B's scale
+// is taken out. With XB = g + σ(B),
 // XO = g + σ(O) and a unit bound U (at least the largest finite |leaf| of B in units of 2^XB;
 // the synthesizer rounds it up where some n U is not representable, so that the node step can
 // hold), the invariant on a subtree with n leaves is the set I(n) of value pairs (VB, VO):

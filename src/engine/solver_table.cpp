@@ -668,7 +668,11 @@ std::string anyOrderUnsupported(const PairQuery &q) {
 std::vector<Invariant> candidateInvariants(const PairQuery &q) {
   ConcreteDomain d;
   Invariant inv;
-  inv.baseIsRhs = q.lhs != Placement::Post && q.rhs == Placement::Post;
+  auto scaled = [](Placement p) { return p == Placement::Pre || p == Placement::Dequant; };
+  // The base: post where exactly one side is post; post2 beside pre or dequant (whichever side
+  // it is on, so that pre/post2 gets the invariants of post2/pre, mode zero included); else lhs.
+  inv.baseIsRhs = (q.lhs != Placement::Post && q.rhs == Placement::Post) ||
+                  (scaled(q.lhs) && q.rhs == Placement::Post2);
   const Placement base = inv.baseIsRhs ? q.rhs : q.lhs, other = inv.baseIsRhs ? q.lhs : q.rhs;
   inv.grid = q.cfg.a.quantumExp() + q.cfg.b.quantumExp();
   // U: the largest finite |rnd(a b)| in units of 2^g (the leaf step proves that it bounds the
@@ -721,7 +725,6 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
     }
   }
   std::vector<Invariant> out;
-  auto scaled = [](Placement p) { return p == Placement::Pre || p == Placement::Dequant; };
   if (base == other || (scaled(base) && scaled(other))) {
     // The same scale on both sides: equal values where the leaves are equal.
     Invariant eq = inv;
@@ -729,9 +732,11 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
     out.push_back(eq);
   }
   out.push_back(inv);
-  // Mode zero (everything on O's side rounds away) cannot hold for post2, whose leaves are
-  // post's.
-  if (base == Placement::Post && other != Placement::Post && other != Placement::Post2) {
+  // Mode zero: everything on O's side rounds away, so O carries the scale (pre or dequant) and
+  // the base does not (post, or post2, whose leaves are post's; e2m1 k = 2 f32 rtz pre/post2
+  // value: where pre's leaves all truncate to zero, e <= -156, the scaled invariant's leaf
+  // step fails and the unrolled query took 7.7 s).
+  if ((base == Placement::Post || base == Placement::Post2) && scaled(other)) {
     Invariant zero = inv;
     zero.mode = InvariantMode::Zero;
     out.push_back(zero);

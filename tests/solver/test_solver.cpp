@@ -502,6 +502,34 @@ TEST_CASE("the rtz closed form (pre/post) equals the exhaustive table", "[solver
   }
 }
 
+TEST_CASE("post2 beside pre or dequant: post2 is the base, and mode zero proves where the other side rounds away",
+          "[solver][induction]") {
+  // candidateInvariants: pre/post2 used to take pre as its base (the lhs) and had no mode zero;
+  // now post2 is the base on either side. e2m1 k = 2 f32 rtz value: at e <= -156 every scaled
+  // product of pre truncates to zero, the scaled invariant's leaf step fails there, and mode
+  // zero proves the region (docs/bounds.md, "The induction").
+  const std::vector<std::pair<Placement, Placement>> pairs = {
+      {Placement::Pre, Placement::Post2}, {Placement::Post2, Placement::Pre}, {Placement::Dequant, Placement::Post2}};
+  for (const auto &[l, r] : pairs) {
+    const PairQuery q = query("e2m1", 2, "seq", l, r, Relation::Value, "f32", Rounding::RTZ);
+    INFO(name(q));
+    const std::vector<Invariant> invs = engine::candidateInvariants(q);
+    bool zero = false;
+    for (const Invariant &inv : invs) {
+      CHECK((inv.baseIsRhs ? r : l) == Placement::Post2);
+      zero = zero || inv.mode == InvariantMode::Zero;
+    }
+    CHECK(zero);
+    const engine::SolverTableResult t = solverTable(q);
+    REQUIRE(t.complete());
+    CHECK(t.agree == engine::runExhaustive(q).agree);
+    checkWitnesses(q, t);
+    size_t zeroSteps = 0;
+    for (const engine::ProofRecord &p : t.proofs) zeroSteps += p.step && p.inv.mode == InvariantMode::Zero ? 1 : 0;
+    if (l == Placement::Pre) CHECK(zeroSteps > 0);
+  }
+}
+
 TEST_CASE("the invariant's unit: the least short rounding up of the largest product whose multiples are representable",
           "[solver][induction]") {
   // candidateInvariants: U bounds every finite |rnd(a b)| in units of 2^g, and every n U for
