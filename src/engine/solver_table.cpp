@@ -938,7 +938,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   PairQuery everyTree = q;
   everyTree.cfg = everyTreeConfig(q.cfg);
   // Whether a fixed tree's regions are first tried by the every-tree induction (--proof auto);
-  // cleared below for non-binary trees with a closed form.
+  // cleared below for non-binary trees up to kUnrolledFirstMaxK leaves with a closed form.
   bool inductionFirst = !anyOrder && opt.inductionFirst && anyOrderUnsupported(q).empty();
   // Regions are taken box by box (scaleArmBoxes): each stays inside one form of every scaling.
   const std::vector<CodeSet> armBoxes = scaleArmBoxes(q);
