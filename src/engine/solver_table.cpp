@@ -528,6 +528,10 @@ Region firstRegionByBox(const CodeSet &s, const std::vector<CodeSet> &boxes) {
 /// induction when a closed form predicts the table (runSolverTable; measured, see there).
 constexpr int kUnrolledFirstMaxK = 8;
 
+/// A first try of the exhaustive prediction (SolverTableOptions::exhaustiveSeedFirstSeconds)
+/// that by the share of groups it reached ends within this many times its budget runs on.
+constexpr double kSeedFirstStretch = 5;
+
 /// How often a region whose induction hit an encoding limit is halved before the unrolled
 /// query decides it (at most 2^6 pieces of one region).
 constexpr int kInductionSplitDepth = 6;
@@ -986,6 +990,14 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       log("no closed form: " + cf.whyNot);
     }
   }
+  // One product (k = 1): the tree is its leaf, and the unrolled query states the leaf and the
+  // root roundings at once, where the induction's steps state them apart over a wider class of
+  // sums and fail on most regions (e5m2 x e2m1 bf16 rtz dequant/post value: 136 failed
+  // regions, 26 s of 34 s, against 1 s of unrolled queries; docs/benchmarks.md).
+  if (inductionFirst && q.cfg.k() == 1 && opt.unrolledAtOneProduct) {
+    inductionFirst = false;
+    log("one product (k = 1): the unrolled query first");
+  }
   const CodeSet predicted = C;
   std::vector<int> groupWitness(cg.groups.size(), -1);
   std::vector<bool> groupUnknown(cg.groups.size(), false);
@@ -1026,6 +1038,13 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       }
     }
     return idx >= 0;
+  };
+  // A solver's counterexample, confirmed by the reference evaluator: it refutes at least its
+  // own group, unless the command's deadline stopped the attribution first (addWitness checks
+  // it every 256 groups), and then its pairs stay undecided, for the next query is unknown.
+  auto addCounterexample = [&](const Witness &w) {
+    if (addWitness(w, false) || (q.budget && q.budget->passed())) return;
+    throw std::logic_error("a confirmed counterexample refutes no undecided group");
   };
   // Progress: pairs proven plus pairs refuted by a witness so far.
   auto progress = [&]() {
@@ -1108,10 +1127,16 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   // induction were not enough). Its set is only a prediction and each of its witnesses is
   // confirmed by the reference evaluator like any other: every region is still proven by the
   // solver. Given up (no prediction) when it would take longer than exhaustiveSeedSeconds or
-  // exceed its state budget.
+  // exceed its state budget. Its first try has exhaustiveSeedFirstSeconds: one that runs
+  // longer is dropped where it would not finish in time, else it waits (seedDeferred) until
+  // an unrolled query is not unsat, and then runs with its whole budget.
   bool seedTried = false;
-  auto seed = [&]() {
+  bool seedDeferred = false;
+  // Seconds of satisfiable unrolled queries while the prediction waits.
+  double waitingSatSeconds = 0;
+  auto seed = [&](double budget) {
     seedTried = true;
+    budget = std::min(budget, opt.exhaustiveSeedSeconds);
     if (anyOrder || opt.exhaustiveSeedSeconds <= 0 || q.cfg.k() > opt.exhaustiveSeedMaxK) return false;
     // A priori size: the layered states grow about like P^(k-1) for P distinct positive
     // products over a binary tree, and like P^k where a node adds more than two children
@@ -1132,8 +1157,29 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     ExhaustiveOptions xo;
     xo.maxStates = 2'000'000;
     xo.onlyPairs = [&](int xa, int xb) { return res.witnessOf[pairIdx(xa, xb)] < 0 && !P.get(xa, xb); };
-    xo.progress = [&](long, long) {
-      if (smt::secondsSince(s0) > opt.exhaustiveSeedSeconds) throw OutOfTime{};
+    // Groups done of all, when the budget ran out: the whole run is estimated from them. A
+    // first try that by that estimate ends within kSeedFirstStretch times its budget runs on
+    // (with the whole budget): near the first budget, a noisy machine would otherwise turn a
+    // prediction of 1.2 s into queries without one (e5m2 x e2m1 k = 2 bf16 dequant/post value:
+    // 4 s with the prediction, 11 s without).
+    // The estimate leaves out the grouping before the first group (firstGroupAt).
+    double estimate = 0;
+    double limit = budget;
+    double firstGroupAt = -1;
+    xo.progress = [&](long done, long total) {
+      const double t = smt::secondsSince(s0);
+      if (firstGroupAt < 0) firstGroupAt = t;
+      if (t <= limit) return;
+      // No group done yet (the grouping itself took the first budget): nothing to estimate
+      // from, so the first try goes on to its first group.
+      if (done == 0 && limit < opt.exhaustiveSeedSeconds && t <= opt.exhaustiveSeedSeconds) return;
+      const double share = total > 0 ? double(done) / double(total) : 0;
+      estimate = share > 0 ? firstGroupAt + (t - firstGroupAt) / share : 0;
+      if (limit < opt.exhaustiveSeedSeconds && share > 0 && estimate <= kSeedFirstStretch * budget) {
+        limit = opt.exhaustiveSeedSeconds;
+        return;
+      }
+      throw OutOfTime{};
     };
     try {
       ExhaustiveResult x = runExhaustive(q, xo);
@@ -1148,7 +1194,19 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
           std::to_string(x.witnesses.size()) + " witnesses (" + std::to_string(smt::secondsSince(s0)) + " s)");
       return true;
     } catch (const OutOfTime &) {
-      log("no exhaustive prediction: over " + std::to_string(opt.exhaustiveSeedSeconds) + " s");
+      // A first try that reached less than its share of the whole budget would not finish
+      // within it (its groups cost about alike): no prediction.
+      if (limit < opt.exhaustiveSeedSeconds && estimate > opt.exhaustiveSeedSeconds) {
+        log("no exhaustive prediction: about " + std::to_string(int(estimate)) + " s by its first " +
+            std::to_string(limit) + " s");
+      } else if (limit < opt.exhaustiveSeedSeconds) {
+        seedTried = false;
+        seedDeferred = true;
+        log("the exhaustive prediction waits: over " + std::to_string(budget) + " s (about " +
+            std::to_string(estimate) + " s in all; it runs when an unrolled query is not unsat)");
+      } else {
+        log("no exhaustive prediction: over " + std::to_string(limit) + " s");
+      }
     } catch (const ResourceLimit &) {
       log("no exhaustive prediction: over its state budget or past the deadline");
     }
@@ -1339,7 +1397,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         }
       }
       // With a closed form the prediction is already there: the unrolled query proves it.
-      if (!seedTried && !res.stats.usedClosedForm && seed()) continue;
+      if (!seedTried && !seedDeferred && !res.stats.usedClosedForm && seed(opt.exhaustiveSeedFirstSeconds)) continue;
       std::vector<Region> stack{firstRegionByBox(todo, armBoxes)};
       bool changed = false;
       while (!stack.empty() && !changed) {
@@ -1392,7 +1450,34 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             continue;
           }
         } else {
-          rc = query(r, wide ? std::min(opt.timeout, opt.quickTimeout) : opt.timeout, {});
+          // While the prediction waits, a short limit: a region that is not quickly unsat
+          // sends for the prediction, and is taken again after it.
+          const bool waiting = seedDeferred && !seedTried;
+          double limit = wide ? std::min(opt.timeout, opt.quickTimeout) : opt.timeout;
+          if (waiting) limit = std::min(limit, opt.deferredQueryTimeout);
+          rc = query(r, limit, {});
+          if (waiting && rc.verdict != smt::Verdict::Unsat && !rc.final && !rc.tooLarge) {
+            if (rc.verdict == smt::Verdict::Sat) {
+              // A witness the structured inputs missed: it refutes its groups (and every other
+              // group it makes differ), and the regions are taken again, still without the
+              // prediction until such witnesses have cost half its budget.
+              Witness w{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb), {}};
+              log("sat " + r.str() + " at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb));
+              addCounterexample(w);
+              waitingSatSeconds += rc.seconds;
+              changed = true;
+              if (waitingSatSeconds > opt.exhaustiveSeedSeconds / 2) {
+                log("witnesses by the solver have taken " + std::to_string(waitingSatSeconds) +
+                    " s: the exhaustive prediction runs");
+                seed(opt.exhaustiveSeedSeconds);
+              }
+            } else {
+              log("unknown " + r.str() + " (" + rc.reason + "): the exhaustive prediction runs");
+              if (!seed(opt.exhaustiveSeedSeconds)) stack.push_back(r);  // taken again, its usual limit
+              changed = res.stats.usedExhaustiveSeed;
+            }
+            continue;
+          }
         }
         if (rc.verdict == smt::Verdict::Unsat) {
           if (!anyOrder) log("unsat " + r.str() + " (" + std::to_string(rc.seconds) + " s)");
@@ -1403,8 +1488,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         } else if (rc.verdict == smt::Verdict::Sat) {
           Witness w{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb), {}};
           log("sat " + r.str() + " at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb));
-          if (!addWitness(w, false))
-            throw std::logic_error("a confirmed counterexample refutes no undecided group");
+          addCounterexample(w);
           changed = true;
         } else {
           log("unknown " + r.str() + ": " + rc.reason);
@@ -1434,7 +1518,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         auto [rxa, rxb] = cg.groups[gi].pairs.front();
         pending = groupWitness[gi] < 0 && !C.get(rxa, rxb) && !groupUnknown[gi];
       }
-      if (pending && seed()) {
+      if (pending && seed(opt.exhaustiveSeedSeconds)) {
         again = true;
         continue;
       }

@@ -161,6 +161,10 @@ struct SolverTableOptions {
   /// (docs/solver.md, "Fixed trees proven by the induction"). False: the unrolled query only
   /// (`mxcert table --proof unrolled`).
   bool inductionFirst = true;
+  /// With inductionFirst, k = 1 still goes to the unrolled query first (one product: the
+  /// query is the leaf and root steps at once; docs/solver.md). False keeps the induction
+  /// first at k = 1 too (tests of the invariant's k = 1 steps).
+  bool unrolledAtOneProduct = true;
   /// At k <= exhaustiveSeedMaxK: the exhaustive engine's agree set as the prediction and its
   /// witnesses (each confirmed by the reference evaluator), when it finishes within
   /// exhaustiveSeedSeconds (0: never) and its a priori size (about P^(k-1) states for P
@@ -169,6 +173,17 @@ struct SolverTableOptions {
   /// witness yet. The solver still proves every region.
   double exhaustiveSeedSeconds = 20;
   int exhaustiveSeedMaxK = 4;
+  /// The prediction's first try, in seconds: one that finishes within it, or by the share of
+  /// groups it reached within 5 times it, runs before the first unrolled query. A longer one
+  /// is dropped where that share says it would not finish within exhaustiveSeedSeconds; else
+  /// it waits: the unrolled queries go
+  /// first (at most deferredQueryTimeout each), a sat answer's witness refutes its groups and
+  /// the regions are taken again, and the prediction runs when a query comes back unknown (not
+  /// for an encoding limit) or once sat answers have taken exhaustiveSeedSeconds / 2. With
+  /// every query unsat it never runs (docs/solver.md, "The table engine", step 3).
+  double exhaustiveSeedFirstSeconds = 2;
+  /// While the prediction waits: the most seconds an unrolled query may take before it runs.
+  double deferredQueryTimeout = 5;
   std::function<void(const std::string &)> log;
   /// Called after each query and each witness search with (code pairs decided, 65025): for a
   /// progress display (may be empty).

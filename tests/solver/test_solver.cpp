@@ -200,7 +200,13 @@ TEST_CASE("solver = exhaustive: post2/post in f16, regions box by box (e2m1 k = 
   // rnd(2^16) is the finite 65504, in the hidden "[sweep]" case (about 60 s; exhaustive 2 s).
   PairQuery q = query("e2m1", 1, "seq", Placement::Post2, Placement::Post, Relation::Bitwise, "f16");
   q.obligations = true;  // as `mxcert table` (certificate format version 2)
-  engine::SolverTableResult s = solverTable(q);
+  // The induction first, as at k >= 2 (k = 1 alone goes to the unrolled query by default:
+  // the next test case), for its k = 1 steps of the invariant without infinities below.
+  engine::SolverTableOptions opt;
+  opt.timeout = 300;
+  opt.unrolledAtOneProduct = false;
+  engine::SolverTableResult s = engine::runSolverTable(q, opt);
+  REQUIRE(s.complete());
   REQUIRE(s.agree == engine::runExhaustive(q).agree);
   checkWitnesses(q, s);
   // Where rnd(2^sb) is +0 (xb < 103) an infinite tree value would give NaN (post2) and inf
@@ -223,10 +229,47 @@ TEST_CASE("solver = exhaustive: post2/post in f16, regions box by box (e2m1 k = 
 TEST_CASE("solver = exhaustive: post2/post in f16 rtz (e2m1 k = 1)", "[solver][exhaustive][post2]") {
   // rtz's rnd(2^16) is the finite 65504: post2's "above" arm rounds V 65504 (V < 2 there: N
   // bounded by d.within, models/placement.h) and the result is compared with post's at a
-  // variable exponent (valuesEqual's window, models/arith.h). About 10 s (60 s before both).
+  // variable exponent (valuesEqual's window, models/arith.h). About 5 s by the unrolled query
+  // (k = 1), 10 s by the induction, 60 s before both.
   PairQuery q = query("e2m1", 1, "seq", Placement::Post2, Placement::Post, Relation::Bitwise, "f16", Rounding::RTZ);
   q.obligations = true;  // as `mxcert table`
   compareWithExhaustive(q);
+}
+
+TEST_CASE("k = 1: the unrolled query first; a prediction that waits runs only where a query is not unsat",
+          "[solver][exhaustive]") {
+  // At k = 1 (one product) a fixed tree's regions go to the unrolled query, not the induction
+  // (docs/solver.md, "Fixed trees proven by the induction"). With a first try of 0 s the
+  // exhaustive prediction always waits (docs/solver.md, "The table engine", step 3): on
+  // pre/dequant the structured inputs refute every differing group, so every query is unsat
+  // and it never runs; on dequant/post they miss some (3 of the prediction's witnesses), which
+  // the solver's sat answers supply. Every table equals the exhaustive engine's.
+  auto ftz = [](PairQuery q) {
+    q.cfg.acc.subnormals = Subnormals::FTZ;
+    q.obligations = true;  // as `mxcert table`
+    return q;
+  };
+  for (const PairQuery &q : {ftz(query("e2m1", 1, "seq", Placement::Pre, Placement::Dequant, Relation::Bitwise, "bf16")),
+                             ftz(query("e2m1", 1, "seq", Placement::Dequant, Placement::Post, Relation::Bitwise, "bf16"))}) {
+    INFO(name(q));
+    const CodeSet want = engine::runExhaustive(q).agree;
+    engine::SolverTableOptions opt;
+    opt.timeout = 300;
+    engine::SolverTableResult d = engine::runSolverTable(q, opt);
+    REQUIRE(d.complete());
+    CHECK(d.agree == want);
+    CHECK(d.stats.inductionRegions == 0);
+    CHECK(d.stats.inductionFailures == 0);
+    for (const engine::ProofRecord &p : d.proofs) CHECK_FALSE(p.step);
+    opt.exhaustiveSeedFirstSeconds = 0;
+    engine::SolverTableResult w = engine::runSolverTable(q, opt);
+    REQUIRE(w.complete());
+    CHECK(w.agree == want);
+    CHECK_FALSE(w.stats.usedExhaustiveSeed);
+    if (q.lhs == Placement::Pre) CHECK(w.stats.sat == 0);
+    else CHECK(w.stats.sat >= 1);
+    checkWitnesses(q, w);
+  }
 }
 
 TEST_CASE("solver = exhaustive: f16 where the largest product overflows (e4m3, e4m3 x e2m1, e5m2 x e2m1, k = 2)",
@@ -693,7 +736,9 @@ TEST_CASE("fixed trees: the every-tree induction, the unrolled query and the exh
           "[solver][induction]") {
   // SolverTableOptions::inductionFirst (the default) proves a fixed tree's regions with the
   // every-tree induction where an invariant carries over, and falls back to the unrolled
-  // query where none does (here: k = 1, whose whole-range region has no invariant; fused trees
+  // query where none does (here: k = 1 with the induction first, as at k >= 2, whose
+  // whole-range region has no invariant; by default k = 1 goes to the unrolled query first, a
+  // test case of its own above; fused trees
   // at k <= 8, whose value tables agree on pairs where other trees differ, go to the unrolled
   // query first where a closed form predicts the table, and these do: no induction steps).
   // docs/solver.md, "Fixed trees proven by the induction".
@@ -710,6 +755,7 @@ TEST_CASE("fixed trees: the every-tree induction, the unrolled query and the exh
           INFO(name(q));
           engine::SolverTableOptions opt;
           opt.timeout = 300;
+          opt.unrolledAtOneProduct = false;
           const engine::SolverTableResult autoRes = engine::runSolverTable(q, opt);
           opt.inductionFirst = false;
           const engine::SolverTableResult unrolled = engine::runSolverTable(q, opt);
