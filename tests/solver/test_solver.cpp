@@ -236,7 +236,7 @@ TEST_CASE("solver = exhaustive: post2/post in f16 rtz (e2m1 k = 1)", "[solver][e
   compareWithExhaustive(q);
 }
 
-TEST_CASE("k = 1: the unrolled query first; a prediction that waits runs only where a query is not unsat",
+TEST_CASE("k = 1: the unrolled query first, and a prediction that waits runs only where a query is not unsat",
           "[solver][exhaustive]") {
   // At k = 1 (one product) a fixed tree's regions go to the unrolled query, not the induction
   // (docs/solver.md, "Fixed trees proven by the induction"). With a first try of 0 s the
