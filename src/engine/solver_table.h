@@ -176,11 +176,11 @@ struct SolverTableOptions {
   /// The prediction's first try, in seconds: one that finishes within it, or by the share of
   /// groups it reached within 5 times it, runs before the first unrolled query. A longer one
   /// is dropped where that share says it would not finish within exhaustiveSeedSeconds; else
-  /// it waits: the unrolled queries go
-  /// first (at most deferredQueryTimeout each), a sat answer's witness refutes its groups and
-  /// the regions are taken again, and the prediction runs when a query comes back unknown (not
-  /// for an encoding limit) or once sat answers have taken exhaustiveSeedSeconds / 2. With
-  /// every query unsat it never runs (docs/solver.md, "The table engine", step 3).
+  /// it waits: the unrolled queries go first (at most deferredQueryTimeout each), a sat
+  /// answer's witness refutes its groups and the regions are taken again, and the prediction
+  /// runs when a query comes back unknown (not for an encoding limit) or once sat answers have
+  /// taken exhaustiveSeedSeconds / 2. With every query unsat it never runs (docs/solver.md,
+  /// "The table engine", step 3).
   double exhaustiveSeedFirstSeconds = 2;
   /// While the prediction waits: the most seconds an unrolled query may take before it runs.
   double deferredQueryTimeout = 5;
