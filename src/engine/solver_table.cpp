@@ -1411,6 +1411,9 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
         // are stated over local copies of the DAG, which the region hardly changes), so
         // halving would multiply the work.
         const bool wide = r.e.hi > r.e.lo && !q.obligations;
+        // Whether the prediction waits (seed): a short limit, and a region that is not quickly
+        // unsat sends for it.
+        const bool waiting = seedDeferred && !seedTried;
         RegionCheck rc;
         if (anyOrder) {
           InductionCheck ic = induce(q, r, opt.timeout);
@@ -1450,32 +1453,13 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             continue;
           }
         } else {
-          // While the prediction waits, a short limit: a region that is not quickly unsat
-          // sends for the prediction, and is taken again after it.
-          const bool waiting = seedDeferred && !seedTried;
           double limit = wide ? std::min(opt.timeout, opt.quickTimeout) : opt.timeout;
           if (waiting) limit = std::min(limit, opt.deferredQueryTimeout);
           rc = query(r, limit, {});
-          if (waiting && rc.verdict != smt::Verdict::Unsat && !rc.final && !rc.tooLarge) {
-            if (rc.verdict == smt::Verdict::Sat) {
-              // A witness the structured inputs missed: it refutes its groups (and every other
-              // group it makes differ), and the regions are taken again, still without the
-              // prediction until such witnesses have cost half its budget.
-              Witness w{rc.cex->a, rc.cex->b, int(rc.cex->xa), int(rc.cex->xb), {}};
-              log("sat " + r.str() + " at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb));
-              addCounterexample(w);
-              waitingSatSeconds += rc.seconds;
-              changed = true;
-              if (waitingSatSeconds > opt.exhaustiveSeedSeconds / 2) {
-                log("witnesses by the solver have taken " + std::to_string(waitingSatSeconds) +
-                    " s: the exhaustive prediction runs");
-                seed(opt.exhaustiveSeedSeconds);
-              }
-            } else {
-              log("unknown " + r.str() + " (" + rc.reason + "): the exhaustive prediction runs");
-              if (!seed(opt.exhaustiveSeedSeconds)) stack.push_back(r);  // taken again, its usual limit
-              changed = res.stats.usedExhaustiveSeed;
-            }
+          if (waiting && rc.verdict == smt::Verdict::Unknown && !rc.final && !rc.tooLarge) {
+            log("unknown " + r.str() + " (" + rc.reason + "): the exhaustive prediction runs");
+            if (!seed(opt.exhaustiveSeedSeconds)) stack.push_back(r);  // taken again, its usual limit
+            changed = res.stats.usedExhaustiveSeed;
             continue;
           }
         }
@@ -1490,6 +1474,13 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
           log("sat " + r.str() + " at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb));
           addCounterexample(w);
           changed = true;
+          // While the prediction waits, such witnesses (the structured inputs missed them) are
+          // the solver's until they have cost half its budget.
+          if (waiting && (waitingSatSeconds += rc.seconds) > opt.exhaustiveSeedSeconds / 2) {
+            log("witnesses by the solver have taken " + std::to_string(waitingSatSeconds) +
+                " s: the exhaustive prediction runs");
+            seed(opt.exhaustiveSeedSeconds);
+          }
         } else {
           log("unknown " + r.str() + ": " + rc.reason);
           if (singlePair(r) || rc.final) {
