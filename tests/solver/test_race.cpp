@@ -1,7 +1,8 @@
 // tests/solver/test_race.cpp — raceIsolated (smt/isolated.h): the first decided answer wins,
 // an unknown never becomes a verdict, a late entrant starts early when every started one has
 // given up, the limit holds, a dying entrant is unknown; and the cvc5 backend's goal phase
-// (its first second in the process, then the race) still proves and refutes.
+// (its first second in the process, then the race) still proves and refutes; isolate() checks
+// a constant-false query in the process and every other query in a child.
 #include "smt/backend.h"
 #include "smt/isolated.h"
 #include "smt/term.h"
@@ -10,6 +11,8 @@
 
 #include <chrono>
 #include <thread>
+
+#include <unistd.h>
 
 using namespace mxcert;
 using namespace mxcert::smt;
@@ -104,4 +107,66 @@ TEST_CASE("the cvc5 goal phase: sat with a model that satisfies the query, unsat
     CheckResult r = solver->check(s, 30);
     CHECK(r.verdict == Verdict::Unsat);
   }
+}
+
+namespace {
+
+/// A backend stand-in that answers sat with the id of the process it ran in (model "pid").
+class PidBackend : public Backend {
+public:
+  std::string name() const override { return "pid"; }
+  std::string version() const override { return "0"; }
+  CheckResult check(const TermStore &, double) override {
+    CheckResult r;
+    r.verdict = Verdict::Sat;
+    r.model["pid"] = Integer(int64_t(::getpid()));
+    return r;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("isolate: a constant-false query is checked in this process, every other in a child", "[race]") {
+  auto iso = isolate(std::make_unique<PidBackend>());
+  const Integer self(int64_t(::getpid()));
+  // false asserted: in this process.
+  {
+    TermStore s;
+    TermRef x = s.intVar("x", 0, 10);
+    s.assertTrue(s.le(x, s.intConst(-1)));  // folds to false: x >= 0
+    REQUIRE(s.trivallyFalse());
+    CHECK(constantFalseQuery(s));
+    CHECK(iso->check(s, 5).model.at("pid") == self);
+  }
+  // the goal folded to false, no fact with a phase of its own: in this process.
+  {
+    TermStore s;
+    s.setObligations(true);
+    s.intVar("x", 0, 10);
+    s.assertGoal(s.boolConst(false));
+    REQUIRE(s.goalFalse());
+    REQUIRE(s.phaseCount() == 1);
+    CHECK(constantFalseQuery(s));
+    CHECK(iso->check(s, 5).model.at("pid") == self);
+  }
+  // a goal that is not the constant false: in a child.
+  {
+    TermStore s;
+    s.setObligations(true);
+    TermRef x = s.intVar("x", 0, 10);
+    s.assertGoal(s.le(x, s.intConst(3)));
+    CHECK(!constantFalseQuery(s));
+    CheckResult r = iso->check(s, 5);
+    REQUIRE(r.model.count("pid") == 1);
+    CHECK(r.model.at("pid") != self);
+  }
+  // and the real solver proves the constant false unsat in this process.
+  auto cvc5 = makeBackend("cvc5");
+  REQUIRE(cvc5);
+  TermStore s;
+  s.setObligations(true);
+  s.intVar("x", 0, 10);
+  s.assertGoal(s.boolConst(false));
+  REQUIRE(constantFalseQuery(s));
+  CHECK(cvc5->check(s, 5).verdict == Verdict::Unsat);
 }
