@@ -64,7 +64,7 @@ struct Proof {
   /// Any-order certificates (config.tree "any" / "any:N"): the induction step this query
   /// proves ("step") and the invariant ("invariant": {"mode", "base", "grid", "unit"} and an
   /// optional "no_inf", models/induction.h). A region counts as proven when every step of
-  /// inductionSteps(k) has a proof of that region with the same invariant. In one-tree
+  /// inductionSteps(config) has a proof of that region with the same invariant. In one-tree
   /// certificates only on the proofs the every-tree induction made.
   std::optional<InductionStep> step;
   std::optional<Invariant> invariant;

@@ -1,5 +1,8 @@
-// models/induction.cpp — names of the any-order invariant's modes and steps.
+// models/induction.cpp — names of the any-order invariant's modes and steps, and the steps a
+// configuration needs.
 #include "models/induction.h"
+
+#include <algorithm>
 
 namespace mxcert {
 
@@ -42,6 +45,13 @@ std::vector<InductionStep> inductionSteps(int k) {
   if (k == 1) return {InductionStep::Leaf, InductionStep::Root1};
   if (k == 2) return {InductionStep::Leaf, InductionStep::Root, InductionStep::Start, InductionStep::Add};
   return {InductionStep::Leaf, InductionStep::Root, InductionStep::Node, InductionStep::Start, InductionStep::Add};
+}
+
+std::vector<InductionStep> inductionSteps(const ModelConfig &cfg) {
+  const ModelConfig c = cfg.anyOrder ? cfg : everyTreeConfig(cfg);
+  std::vector<InductionStep> s = inductionSteps(c.k());
+  if (inductionSubtreeBound(c) < 2) s.erase(std::remove(s.begin(), s.end(), InductionStep::Node), s.end());
+  return s;
 }
 
 std::string Invariant::str(Placement lhs, Placement rhs) const {

@@ -33,6 +33,11 @@
 // Then by induction over any tree (every inner node has >= 2 children, so a non-root node has
 // at most k - 1 leaves; the fan-in never enters): every leaf pair is in I(1), every non-root
 // node's pair in I(n), the root's children sum to a pair in J(k), and the placements agree.
+// A class of trees whose non-root nodes have at most m leaves (placement.h, everyTreeConfig)
+// takes m for k - 1 in start, add (the child) and node (2 <= n <= m); with m = 1, the fused
+// tree's class (every child of the root is a leaf), there is no non-root inner node and no
+// node step: leaf, start and add with one leaf at a time build J(k) exactly, and root closes
+// it (inductionSteps(cfg)).
 //
 // The membership tests below compare VALUES (a concrete value need not use exponent XB), so
 // the same code checks the invariant on concrete trees (tests) and states it for the solver.
@@ -59,6 +64,10 @@ std::optional<InductionStep> parseInductionStep(const std::string &s);
 /// k = 1; leaf, root, start, add for k = 2 (no non-root inner node exists); leaf, root, node,
 /// start, add otherwise.
 std::vector<InductionStep> inductionSteps(int k);
+/// The steps of cfg's induction: an any-order cfg's own, a fixed tree's those of its class
+/// (everyTreeConfig). inductionSteps(k) less the node step where no tree of the class has a
+/// non-root inner node (inductionSubtreeBound < 2: k <= 2, or a fused tree's class).
+std::vector<InductionStep> inductionSteps(const ModelConfig &cfg);
 
 /// The parameters of an invariant: everything the steps' queries are built from besides the
 /// configuration, placements, relation and region. Chosen by the synthesizer, recorded in the

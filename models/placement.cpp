@@ -67,7 +67,9 @@ ModelConfig everyTreeConfig(const ModelConfig &cfg) {
   c.anyOrder = std::max(cfg.k(), 2);  // "any": parseAnyOrder's value without a limit
   const int k = cfg.k();
   if (!cfg.anyOrder && k >= 3) {
-    const int m = std::max(2, cfg.tree.maxNonRootLeaves());
+    // A tree with no non-root inner node (fused: every child of the root is a leaf) has
+    // m = 1, its own class: no node step, one child of one leaf at a time.
+    const int m = std::max(1, cfg.tree.maxNonRootLeaves());
     if (m < k - 1) c.maxSubtree = m;
   }
   return c;

@@ -73,8 +73,9 @@ std::string treeText(const ModelConfig &cfg);
 /// table is evaluated in.
 ModelConfig configWithTree(const ModelConfig &cfg, const Tree &t);
 /// For a fixed-tree cfg: the question about every tree over its k leaves (`--tree any`, no
-/// fan-in limit) whose non-root nodes have at most m leaves, m = max(2, the largest non-root
-/// node of cfg's tree) for k >= 3 (maxSubtree; seq: m = k - 1, every tree). cfg's tree is one
+/// fan-in limit) whose non-root nodes have at most m leaves, m = the largest non-root inner
+/// node of cfg's tree, or 1 where it has none (fused: every child of the root is a leaf; the
+/// class is that tree alone), for k >= 3 (maxSubtree; seq: m = k - 1, every tree). cfg's tree is one
 /// of them, so the induction steps (models/induction.h) of this question prove agreement for
 /// it: a fixed-tree table may prove a region with them (docs/solver.md, "Fixed trees proven
 /// by the induction"); the steps' queries are stated for this configuration, by the

@@ -32,8 +32,9 @@ std::string describeQuery(const Query &q) {
          " acc=" + c.acc.fmt.name + " round=" + toString(c.acc.rounding) +
          " subnormals=" + toString(c.acc.subnormals) + " k=" + std::to_string(c.k()) +
          " tree=" + treeText(c) +
-         (c.anyOrder && c.maxSubtree ? "\ntrees: every non-root node has at most " + std::to_string(c.maxSubtree) + " leaves"
-                                     : "") +
+         (c.anyOrder && c.maxSubtree == 1 ? "\ntrees: every child of the root is a leaf"
+          : c.anyOrder && c.maxSubtree ? "\ntrees: every non-root node has at most " + std::to_string(c.maxSubtree) + " leaves"
+                                       : "") +
          (c.nvfp4() ? " scale=e4m3" : "") +
          "\nregion: " + (c.nvfp4() && q.nv ? q.nv->str() : q.region.str()) +
          (fixed.empty() ? "" : "\nfixed leaves (a code, b code): " + fixed);

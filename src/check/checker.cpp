@@ -313,7 +313,7 @@ void checkProofCoverage(Ctx &x) {
   std::vector<CodeSet> proofSets;
   // Induction steps (every proof of an any-order certificate; some proofs of a fixed-tree one,
   // which the every-tree question proves for its tree too): a pair is proven when, for one
-  // invariant, every step of inductionSteps(k) has a proof whose region holds the pair
+  // invariant, every step of inductionSteps(config) has a proof whose region holds the pair
   // (models/induction.h); each such proof then stands for the pairs of its region where its
   // invariant's steps are all proven. Any other proof stands for its region.
   const bool anyOrder = x.c.config.anyOrder != 0;
@@ -325,7 +325,7 @@ void checkProofCoverage(Ctx &x) {
     for (const certs::Proof &p : x.c.proofs)
       if (p.step && std::find(invs.begin(), invs.end(), *p.invariant) == invs.end()) invs.push_back(*p.invariant);
     std::vector<CodeSet> provenBy(invs.size(), CodeSet::all());
-    const std::vector<InductionStep> need = inductionSteps(x.c.config.k());
+    const std::vector<InductionStep> need = inductionSteps(x.c.config);
     for (size_t v = 0; v < invs.size(); ++v)
       for (InductionStep st : need) {
         CodeSet stepSet;
@@ -348,8 +348,13 @@ void checkProofCoverage(Ctx &x) {
     }
     for (const certs::Proof &p : x.c.proofs)
       if (p.step && std::find(need.begin(), need.end(), *p.step) == need.end())
-        f.add("a proof of step " + std::string(toString(*p.step)) + ", which a proof over k = " +
-              std::to_string(x.c.config.k()) + " leaves does not have");
+        f.add("a proof of step " + std::string(toString(*p.step)) + ", which the induction over k = " +
+              std::to_string(x.c.config.k()) + " leaves" +
+              (inductionSubtreeBound(x.c.config.anyOrder ? x.c.config : everyTreeConfig(x.c.config)) == 1 &&
+                       x.c.config.k() >= 3
+                   ? " with every child of the root a leaf"
+                   : "") +
+              " does not have");
   }
   for (size_t i = 0; i < x.c.proofs.size(); ++i) {
     proofSets.push_back(byProof[i]);
@@ -396,13 +401,13 @@ void checkProofCoverage(Ctx &x) {
   else if (anyOrder)
     x.add("proof coverage", Status::Holds,
           std::to_string(x.c.proofs.size()) + " induction step proof(s): every pair of the agree set has all " +
-              std::to_string(inductionSteps(x.c.config.k()).size()) +
+              std::to_string(inductionSteps(x.c.config).size()) +
               " steps of one invariant (so it agrees for every tree), and no proof reaches outside it",
           t0);
   else if (steps > 0) {
     x.add("proof coverage", Status::Holds,
           std::to_string(x.c.proofs.size()) + " proof(s) cover exactly the agree set: " + std::to_string(steps) +
-              " induction step proof(s) (a pair counts where all " + std::to_string(inductionSteps(x.c.config.k()).size()) +
+              " induction step proof(s) (a pair counts where all " + std::to_string(inductionSteps(x.c.config).size()) +
               " steps of one invariant hold: it agrees for every tree of the induction's class, which holds this one) and " +
               std::to_string(x.c.proofs.size() - steps) + " proof(s) of the tree's unrolled query",
           t0);

@@ -497,7 +497,7 @@ int cmdEmitSmt2(int argc, char **argv) {
     // One step of the induction (models/induction.h) with one of the candidate invariants.
     const std::string st = args.require("step");
     auto step = parseInductionStep(st);
-    const std::vector<InductionStep> need = inductionSteps(q.cfg.k());
+    const std::vector<InductionStep> need = inductionSteps(q.cfg);
     if (!step || std::find(need.begin(), need.end(), *step) == need.end()) {
       std::string names;
       for (InductionStep x : need) names += std::string(names.empty() ? "" : ", ") + toString(x);

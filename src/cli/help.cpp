@@ -52,7 +52,7 @@ const std::map<std::string, OptionDoc> &optionDocs() {
       {"no-collapse", {"", "exhaustive engine: evaluate every code pair (no scaling argument)"}},
       {"verbose", {"", "log each query (table) or claim (check) on stderr"}},
       {"embed-queries", {"", "embed each proof's SMT-LIB2 text in the certificate"}},
-      {"proof", {"P", "fixed tree: auto (default: each region first by the every-tree induction, else the tree's unrolled query; k = 1, and fused trees at k <= 8 with a closed form: unrolled first) or unrolled (the unrolled query only)"}},
+      {"proof", {"P", "fixed tree: auto (default: each region first by the every-tree induction, else the tree's unrolled query; k = 1, fused trees at k <= 4 and trees with a non-root node of more than two children at k <= 8, both with a closed form: unrolled first) or unrolled (the unrolled query only)"}},
       {"obligations", {"", "the default (kept for older scripts): the solver proves every fact of the analysis, arithmetic checks the rest"}},
       {"guard", {"REGIONS", "the regions to prove, e.g. \"e:-147..122\" or \"xa:0..10,xb:3..3,e:-254..0\""}},
       {"emit-smt2:guard", {"REGION", "the region of the query (one region)"}},

@@ -524,9 +524,13 @@ Region firstRegionByBox(const CodeSet &s, const std::vector<CodeSet> &boxes) {
   return Guard::fromSet(s).regions.front();
 }
 
-/// The largest block whose fixed non-binary tree goes to the unrolled query before the
-/// induction when a closed form predicts the table (runSolverTable; measured, see there).
+/// The largest block whose fixed non-binary tree (other than a root over leaves alone, such as
+/// fused: kFusedUnrolledFirstMaxK) goes to the unrolled query before the induction when a
+/// closed form predicts the table (runSolverTable; measured, see there).
 constexpr int kUnrolledFirstMaxK = 8;
+/// The same for a tree whose root has only leaves as children (fused): its induction has a
+/// class of its own (everyTreeConfig), and the unrolled query first pays only while it is small.
+constexpr int kFusedUnrolledFirstMaxK = 4;
 
 /// A first try of the exhaustive prediction (SolverTableOptions::exhaustiveSeedFirstSeconds)
 /// that by the share of groups it reached ends within this many times its budget runs on.
@@ -786,7 +790,7 @@ InductionCheck proveAnyOrder(const PairQuery &q, const Region &region, smt::Back
     if (inv.noInf && !failedOnInfinity(inv)) continue;
     std::vector<ProofRecord> steps;
     bool ok = true;
-    for (InductionStep st : inductionSteps(q.cfg.k())) {
+    for (InductionStep st : inductionSteps(q.cfg)) {
       RegionCheck rc = checkInductionStep(q, region, st, inv, backend, timeoutSec, keepText);
       ++out.queries;
       out.solverSeconds += rc.seconds;
@@ -973,16 +977,24 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       C = cf.guard.toSet();
       res.stats.usedClosedForm = true;
       log("closed form: " + cf.formula);
-      // A small fixed tree with a node of more than two children (fused) and a closed form:
+      // A small fixed tree with a non-root node of more than two children and a closed form:
       // the unrolled query proves the closed form's regions at once, where the induction,
       // whose class of trees is wider than this one, fails on the regions other trees
-      // disagree on and halves them step by step (e2m1 k = 3 fused f32 rtz pre/post value:
-      // 1.8 s, most of it failed halvings, against 0.16 s unrolled; docs/benchmarks.md). Not
-      // beyond kUnrolledFirstMaxK, where the unrolled query grows (e4m3 fused f32 rtz pre/post
-      // value: 8.3 -> 11.6 s at k = 16, 5 -> 45 s at k = 32), nor without a closed form (the
-      // unrolled query alone ran out of 60 s on e2m1 fused f16 post2/post at k = 3 and f16
-      // rtz pre/dequant at k = 4).
-      if (inductionFirst && !q.cfg.tree.isBinary() && q.cfg.k() <= kUnrolledFirstMaxK) {
+      // disagree on and halves them step by step (measured on fused trees when their class
+      // held the binary trees: e2m1 k = 3 fused f32 rtz pre/post value: 1.8 s, most of it
+      // failed halvings, against 0.16 s unrolled; docs/benchmarks.md). Not beyond
+      // kUnrolledFirstMaxK, where the unrolled query grows (e4m3 fused f32 rtz pre/post value:
+      // 8.3 -> 11.6 s at k = 16, 5 -> 45 s at k = 32), nor without a closed form (the unrolled
+      // query alone ran out of 60 s on e2m1 fused f16 post2/post at k = 3 and f16 rtz
+      // pre/dequant at k = 4). A tree whose root has only leaves as children (fused) has a
+      // class of its own (everyTreeConfig), which proves what the tree agrees on: it goes
+      // unrolled first only up to kFusedUnrolledFirstMaxK, where the unrolled query is still
+      // small (e2m1 k = 3 fused f32 rtz pre/post value: 0.16 s unrolled first, 0.31 s by the
+      // induction), and to the induction first above (e5m2 k = 5: 3.4 s -> 1.1 s; k = 8:
+      // 7-16 s -> 1.3-1.5 s).
+      const bool flat = q.cfg.tree.maxNonRootLeaves() == 0;
+      if (inductionFirst && !q.cfg.tree.isBinary() &&
+          q.cfg.k() <= (flat ? kFusedUnrolledFirstMaxK : kUnrolledFirstMaxK)) {
         inductionFirst = false;
         log("a small tree with a node of more than two children and a closed form: the unrolled query first");
       }
@@ -1330,7 +1342,9 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             ++res.stats.unsat;
             ++res.stats.inductionRegions;
             log("proven by the induction (for every tree" +
-                (everyTree.cfg.maxSubtree ? " whose non-root nodes have at most " + std::to_string(everyTree.cfg.maxSubtree) + " leaves" : "") +
+                (everyTree.cfg.maxSubtree == 1 ? " whose children of the root are all leaves"
+                 : everyTree.cfg.maxSubtree ? " whose non-root nodes have at most " + std::to_string(everyTree.cfg.maxSubtree) + " leaves"
+                                            : "") +
                 ", so for this one) " + r.str() + " (" + std::to_string(ic.steps.size()) +
                 " steps, " + std::to_string(ic.solverSeconds) + " s)");
             for (ProofRecord &st : ic.steps) res.proofs.push_back(std::move(st));

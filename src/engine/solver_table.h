@@ -46,7 +46,7 @@ struct ProofRecord {
   int phases = 1;
   size_t facts = 0, decisions = 0;
   /// Any-order tables: the induction step this query proves, with the invariant (a region is
-  /// proven by one record per step of inductionSteps(k), all with the same invariant).
+  /// proven by one record per step of inductionSteps(cfg), all with the same invariant).
   std::optional<InductionStep> step;
   Invariant inv;
 };

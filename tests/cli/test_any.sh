@@ -12,6 +12,8 @@
 #  * export names the table "any" and the MLIR attribute says tree "any";
 #  * a fixed tree (k = 8 seq) proven by the every-tree induction (the default --proof auto)
 #    has --proof unrolled's agree set; check accepts it and rejects it without its root step;
+#  * a fused tree (k = 8) proven by its own class's four steps (no node step), with
+#    --proof unrolled's agree set; check accepts it and rejects an added node step;
 #  * post2/post any at k = 4 (f32, bf16): solver = exhaustive, the certificate checks;
 #  * bad input: any:0, any:1, any:x, any:65 exit 2; nvfp4 refused; eval refuses;
 #    --proof x, --proof unrolled with --tree any or with --engine exhaustive exit 2.
@@ -213,6 +215,38 @@ EOF
 run check "$TMP/fx-noroot.json"
 expect_rc 1 "fixed tree without its root step"
 contains "without a proof" "missing root step named"
+# k = 8 fused: the class is the tree itself (every child of the root is a leaf): four steps, no
+# node step; the same agree set as the unrolled query; a node step added to the certificate is
+# a false claim (no tree of the class has a non-root inner node).
+run table "${CFG[@]}" --k 8 --tree fused -o "$TMP/fu.json"
+expect_rc 0 "fused tree, --proof auto"
+contains "4 of them induction steps: proven for a class of trees holding this one" "fused tree summary"
+run table "${CFG[@]}" --k 8 --tree fused --proof unrolled -o "$TMP/fuu.json"
+expect_rc 0 "fused tree, --proof unrolled"
+py "fused: auto and unrolled: one agree set; four steps per region, none a node step" '
+import json, sys
+a = json.load(open("'"$TMP"'/fu.json")); u = json.load(open("'"$TMP"'/fuu.json"))
+assert a["agree"] == u["agree"], (a["agree"], u["agree"])
+steps = [p["step"] for p in a["proofs"] if "step" in p]
+assert steps and "node" not in steps, steps
+assert len(steps) == 4 * a["stats"]["induction_regions"] and a["stats"]["induction_regions"] >= 1, a["stats"]
+'
+run check "$TMP/fu.json"
+expect_rc 0 "check fused tree proven by its four steps"
+python3 - "$TMP/fu.json" "$TMP/fu-node.json" <<'EOF'
+import copy, json, sys
+c = json.load(open(sys.argv[1]))
+i = next(i for i, p in enumerate(c["proofs"]) if p.get("step") == "start")
+extra = copy.deepcopy(c["proofs"][i])
+extra["step"] = "node"
+c["proofs"].append(extra)
+j = next(j for j, l in enumerate(c["region_proofs"]) if i in l)
+c["region_proofs"][j].append(len(c["proofs"]) - 1)
+json.dump(c, open(sys.argv[2], "w"))
+EOF
+run check "$TMP/fu-node.json"
+expect_rc 1 "fused tree with a node step"
+contains "a proof of step node, which the induction over k = 8 leaves with every child of the root a leaf does not have" "node step refused"
 for bad in "--proof x|--proof: expected auto or unrolled" "--proof unrolled --tree any|an any-order table is proven by the induction only" \
            "--proof auto --engine exhaustive|--proof: only with --engine solver"; do
   # shellcheck disable=SC2086

@@ -738,11 +738,12 @@ TEST_CASE("fixed trees: the every-tree induction, the unrolled query and the exh
   // every-tree induction where an invariant carries over, and falls back to the unrolled
   // query where none does (here: k = 1 with the induction first, as at k >= 2, whose
   // whole-range region has no invariant; by default k = 1 goes to the unrolled query first, a
-  // test case of its own above; fused trees
-  // at k <= 8, whose value tables agree on pairs where other trees differ, go to the unrolled
-  // query first where a closed form predicts the table, and these do: no induction steps).
+  // test case of its own above). A fused tree's class is the tree itself (its root's children
+  // are all leaves: everyTreeConfig's m = 1), whose induction has four steps and no node step;
+  // at k <= 4 with a closed form (these have one) it goes to the unrolled query first
+  // (kFusedUnrolledFirstMaxK), so it is also run without the closed form, induction first.
   // docs/solver.md, "Fixed trees proven by the induction".
-  size_t byInduction = 0, fallbacks = 0;
+  size_t byInduction = 0, fallbacks = 0, fusedByInduction = 0;
   for (int k : {1, 3, 4})
     for (const std::string t : {"seq", "pairwise", "fused"})
       for (int pi = 0; pi < 2; ++pi)
@@ -765,14 +766,33 @@ TEST_CASE("fixed trees: the every-tree induction, the unrolled query and the exh
           REQUIRE(autoRes.agree == engine::runExhaustive(q).agree);
           byInduction += autoRes.stats.inductionRegions;
           fallbacks += autoRes.stats.inductionFailures;
-          // The unrolled query first (kUnrolledFirstMaxK): a fused tree with a closed form.
+          // A fused tree: its own class, proven by its own four steps.
           if (t == "fused" && k >= 3) {
+            CHECK(everyTreeConfig(q.cfg).maxSubtree == 1);
+            CHECK(inductionSteps(q.cfg) == std::vector<InductionStep>{InductionStep::Leaf, InductionStep::Root,
+                                                                     InductionStep::Start, InductionStep::Add});
             CHECK(autoRes.stats.usedClosedForm);
-            CHECK(autoRes.stats.inductionRegions == 0);
+            CHECK(autoRes.stats.inductionRegions == 0);  // the unrolled query first
+            engine::SolverTableOptions noForm;
+            noForm.timeout = 300;
+            noForm.useClosedForm = false;
+            const engine::SolverTableResult byFused = engine::runSolverTable(q, noForm);
+            REQUIRE(byFused.complete());
+            REQUIRE(byFused.agree == autoRes.agree);
+            CHECK(byFused.stats.inductionRegions > 0);
+            size_t fusedSteps = 0;
+            for (const engine::ProofRecord &p : byFused.proofs)
+              if (p.step) {
+                ++fusedSteps;
+                CHECK(*p.step != InductionStep::Node);
+              }
+            CHECK(fusedSteps == byFused.stats.inductionRegions * 4);
+            checkWitnesses(q, byFused);
+            ++fusedByInduction;
           }
           size_t steps = 0;
           for (const engine::ProofRecord &p : autoRes.proofs) steps += p.step ? 1 : 0;
-          CHECK(steps == autoRes.stats.inductionRegions * size_t(inductionSteps(k).size()));
+          CHECK(steps == autoRes.stats.inductionRegions * size_t(inductionSteps(q.cfg).size()));
           for (const engine::ProofRecord &p : unrolled.proofs) CHECK(!p.step);
           CHECK(unrolled.stats.inductionRegions == 0);
           checkWitnesses(q, autoRes);
@@ -780,4 +800,5 @@ TEST_CASE("fixed trees: the every-tree induction, the unrolled query and the exh
   // Both paths ran.
   CHECK(byInduction > 0);
   CHECK(fallbacks > 0);
+  CHECK(fusedByInduction == 8);
 }
