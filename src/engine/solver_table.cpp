@@ -1377,6 +1377,30 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
               scanRootStep(r, f.inv, w->xa, w->xb);
               break;
             }
+            // A failed leaf step's model: element codes whose two leaves are not related at a
+            // code pair of the region. Its product in n leaves (n = 1 .. k, +0 elsewhere;
+            // leafStepInputs) often makes the roots differ too; each input that does at the
+            // model's pair, confirmed by the reference evaluator, refutes every undecided group
+            // it makes differ, and the induction is tried again on the rest.
+            for (const InductionCheck::FailedStep &f : ic.failedSteps) {
+              if (refuted || f.step != InductionStep::Leaf) continue;
+              const auto t0 = std::chrono::steady_clock::now();
+              size_t added = 0;
+              for (const Witness &w : leafStepInputs(q, f.step, r, f.model)) {
+                if (!r.contains(w.xa, w.xb) || !C.get(w.xa, w.xb) || P.get(w.xa, w.xb) ||
+                    res.witnessOf[pairIdx(w.xa, w.xb)] >= 0 || !witnessDisagrees(q, w, w.xa, w.xb))
+                  continue;
+                if (!addWitness(w, false)) continue;
+                ++res.stats.leafStepWitnesses;
+                ++added;
+                break;  // the model's pair is refuted: the next round asks the solver again
+              }
+              if (added == 0) continue;
+              refuted = true;
+              log("the leaf step's model at xa=" + std::to_string(modelCodePair(r, f.model)->first) + " xb=" +
+                  std::to_string(modelCodePair(r, f.model)->second) + " in n leaves: a witness (" +
+                  std::to_string(smt::secondsSince(t0)) + " s); the induction again on the rest of " + r.str());
+            }
             // A satisfiable root step whose model no input makes may still fail at pairs that
             // do differ: the scan looks for them, nearest the model's pair (a root step that
             // fails only on sums no input reaches gives no confirmed input, and the region goes

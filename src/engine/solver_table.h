@@ -199,6 +199,9 @@ struct SolverTableStats {
   /// Fixed tree: witnesses made from a failed root step's model (step_witness.h), each
   /// confirmed by the reference evaluator; the induction is then tried again on the rest.
   size_t rootStepWitnesses = 0;
+  /// Fixed tree: witnesses made from a failed leaf step's model (leafStepInputs), each
+  /// confirmed by the reference evaluator; the induction is then tried again on the rest.
+  size_t leafStepWitnesses = 0;
   bool usedClosedForm = false;
   bool usedExhaustiveSeed = false;  ///< the exhaustive engine's set was the prediction
   double seconds = 0, solverSeconds = 0;

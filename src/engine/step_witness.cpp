@@ -122,6 +122,34 @@ std::optional<Witness> rootStepInput(const PairQuery &q, InductionStep step, con
   return inputWithSum(q, pair->first, pair->second, units, negative, negativeZero, positiveTerms(q.cfg, inv.grid));
 }
 
+std::vector<Witness> leafStepInputs(const PairQuery &q, InductionStep step, const Region &region,
+                                    const std::map<std::string, Integer> &m) {
+  std::vector<Witness> out;
+  if (step != InductionStep::Leaf || q.cfg.anyOrder || q.cfg.nvfp4()) return out;
+  const std::optional<Integer> a0 = value(m, "a0"), b0 = value(m, "b0");
+  const std::optional<std::pair<int, int>> pair = modelCodePair(region, m);
+  if (!a0 || !b0 || !pair) return out;
+  const int64_t a = a0->toInt64(), b = b0->toInt64();
+  if (a < 0 || b < 0 || a >= int64_t(q.cfg.a.numCodes()) || b >= int64_t(q.cfg.b.numCodes())) return out;
+  const int k = q.cfg.k();
+  const unsigned negA = unsigned(a) ^ (q.cfg.a.numCodes() / 2);  // the sign bit flipped: -a0
+  // n leaves of a0 b0, then n of -a0 b0 where `cancel`, +0 (code 0) in the rest.
+  auto input = [&](int n, bool cancel) {
+    Witness w;
+    w.xa = pair->first;
+    w.xb = pair->second;
+    for (int i = 0; i < k; ++i) {
+      const bool first = i < n, second = cancel && i >= n && i < 2 * n;
+      w.a.push_back(first ? unsigned(a) : second ? negA : 0u);
+      w.b.push_back(first || second ? unsigned(b) : 0u);
+    }
+    return w;
+  };
+  for (int n = 1; n <= k; ++n) out.push_back(input(n, false));
+  for (int n = 1; 2 * n <= k; ++n) out.push_back(input(n, true));
+  return out;
+}
+
 std::optional<std::vector<int64_t>> rootStepSums(const AccFormat &fmt, const Invariant &inv, Placement pO, int64_t kU) {
   std::vector<int64_t> out;
   const bool byValue = inv.mode == InvariantMode::Zero || pO == Placement::Post || pO == Placement::Post2;

@@ -86,4 +86,18 @@ struct RootStepScan {
 RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::vector<std::pair<int, int>> &pairs,
                           long maxEvaluations);
 
+/// Candidate witnesses for q (a fixed MX tree) from the model of a failed leaf step on
+/// `region`: the step found element codes (a0, b0) at a code pair where the two placements'
+/// leaves are not in I(1), so one side's leaf is not the other's (scaled) value. The inputs
+/// put that product in n leaves, n = 1 .. k, and +0 in the others: n = 1 shows the leaf alone
+/// (the other leaves add exact zeros), and n > 1 adds up n equal leaf errors, which one
+/// rounding at the root may hide and n of them may not (a fused tree's root sums them exactly).
+/// Then n leaves of a0 b0 beside n of -a0 b0 (2n <= k): the exact products cancel, the leaves
+/// of the other side need not (an infinity on one side only: inf - inf is NaN there, 0 here).
+/// Empty for another step, an any-order or NVFP4 q, or a model without the codes or the code
+/// pair. Each names the model's code pair and still needs the reference evaluator's
+/// confirmation (witnessDisagrees): a leaf that differs need not make the roots differ.
+std::vector<Witness> leafStepInputs(const PairQuery &q, InductionStep step, const Region &region,
+                                    const std::map<std::string, Integer> &model);
+
 }  // namespace mxcert::engine

@@ -72,6 +72,7 @@ certs::Certificate certificateOf(const PairQuery &q, const SolverTableResult &r)
     c.stats["induction_failures"] = r.stats.inductionFailures;
     // Witnesses made from a failed root step's model (only where there are some).
     if (r.stats.rootStepWitnesses) c.stats["root_step_witnesses"] = r.stats.rootStepWitnesses;
+    if (r.stats.leafStepWitnesses) c.stats["leaf_step_witnesses"] = r.stats.leafStepWitnesses;
   }
   return c;
 }

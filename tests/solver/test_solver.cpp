@@ -732,6 +732,29 @@ TEST_CASE("the term store's simplifications are equivalences", "[solver][term]")
   CHECK(checked > 3000);
 }
 
+TEST_CASE("fixed trees: a failed leaf step's product in n leaves refutes the region's differing pairs",
+          "[solver][induction][step-witness]") {
+  // e2m1 f16 dequant/post value: dequant's scalings round in f16's subnormals (xa, xb about
+  // 104..128), so the leaf step fails there, and its model's product, in n leaves with +0
+  // elsewhere (leafStepInputs), is a witness the structured inputs missed. k = 2: the table
+  // equals the exhaustive engine's.
+  {
+    const PairQuery q = query("e2m1", 2, "seq", Placement::Dequant, Placement::Post, Relation::Value, "f16");
+    const engine::SolverTableResult s = solverTable(q);
+    CHECK(s.stats.leafStepWitnesses > 0);
+    REQUIRE(s.agree == engine::runExhaustive(q).agree);
+    checkWitnesses(q, s);
+  }
+  // k = 32 fused (beyond the exhaustive engine): the region xa:104..128, xb:102..126,
+  // e:-26..-24 went to the unrolled 32-leaf query, unknown after 60 s; one leaf-step witness
+  // refutes it, and the fused class's induction proves the rest (about 7 s in all).
+  const PairQuery q = query("e2m1", 32, "fused", Placement::Dequant, Placement::Post, Relation::Value, "f16");
+  const engine::SolverTableResult s = solverTable(q);
+  CHECK(s.stats.leafStepWitnesses > 0);
+  CHECK(s.stats.inductionFailures == 0);
+  checkWitnesses(q, s);
+}
+
 TEST_CASE("fixed trees: the every-tree induction, the unrolled query and the exhaustive engine give the same tables",
           "[solver][induction]") {
   // SolverTableOptions::inductionFirst (the default) proves a fixed tree's regions with the

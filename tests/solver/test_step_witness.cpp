@@ -405,3 +405,38 @@ TEST_CASE("step witness: one sum per accumulator value covers every rounded sum"
   CHECK(engine::rootStepSums(f16, scaledPost(), Placement::Dequant, 4608)->size() == 4609);
   CHECK_FALSE(engine::rootStepSums(f16, scaledPost(), Placement::Dequant, engine::kMaxScanUnits + 1));
 }
+
+TEST_CASE("step witness: a failed leaf step's product in n leaves, and beside its negation", "[solver][step-witness]") {
+  // e2m1 k = 4 dequant/post (f16): the model names a0 = 3 (1.5), b0 = 5 (3) at xa = 110,
+  // e = -30 (xb = 114).
+  PairQuery q = post2Post("f16", 4);
+  q.lhs = Placement::Dequant;
+  q.cfg.tree = Tree::fused(4);
+  const Region r = box(100, 120, 100, 120);
+  const std::map<std::string, Integer> m = {{"a0", Integer(3)}, {"b0", Integer(5)}, {"xa", Integer(110)},
+                                            {"e", Integer(-30)}};
+  const std::vector<engine::Witness> in = engine::leafStepInputs(q, InductionStep::Leaf, r, m);
+  REQUIRE(in.size() == 4 + 2);  // n = 1..4, then n = 1, 2 beside -a0
+  for (const engine::Witness &w : in) {
+    CHECK(w.xa == 110);
+    CHECK(w.xb == 114);
+    CHECK(w.tree.empty());
+  }
+  CHECK(in[0].a == std::vector<unsigned>{3, 0, 0, 0});
+  CHECK(in[0].b == std::vector<unsigned>{5, 0, 0, 0});
+  CHECK(in[3].a == std::vector<unsigned>{3, 3, 3, 3});
+  CHECK(in[4].a == std::vector<unsigned>{3, 11, 0, 0});  // 11 = -1.5: the sign bit of e2m1
+  CHECK(in[4].b == std::vector<unsigned>{5, 5, 0, 0});
+  CHECK(in[5].a == std::vector<unsigned>{3, 3, 11, 11});
+  CHECK(dot(in[5]) == 0);
+  // Only the leaf step, only fixed MX trees, only a model with the codes and the pair.
+  CHECK(engine::leafStepInputs(q, InductionStep::Root, r, m).empty());
+  CHECK(engine::leafStepInputs(q, InductionStep::Leaf, r, {{"a0", Integer(3)}, {"xa", Integer(110)}}).empty());
+  CHECK(engine::leafStepInputs(q, InductionStep::Leaf, r, {{"a0", Integer(3)}, {"b0", Integer(5)}}).empty());
+  CHECK(engine::leafStepInputs(q, InductionStep::Leaf, r,
+                               {{"a0", Integer(16)}, {"b0", Integer(5)}, {"xa", Integer(110)}, {"e", Integer(-30)}})
+            .empty());  // no e2m1 code 16
+  PairQuery any = q;
+  any.cfg.anyOrder = 4;
+  CHECK(engine::leafStepInputs(any, InductionStep::Leaf, r, m).empty());
+}
