@@ -27,12 +27,16 @@ namespace mxcert::smt {
 /// backend's.
 std::unique_ptr<Backend> isolate(std::unique_ptr<Backend> inner);
 
-/// Whether every phase of the query asserts the constant false: `false` was asserted, or the
-/// goal folded to false and no fact has a phase of its own. The solver answers such a query
-/// unsat at its first step (it can neither run long nor exhaust memory), so isolate() checks
-/// it in this process: a forked child cost more than the answer (about 25 ms against 1 ms on
-/// the 2-core machine of docs/benchmarks.md, "Constant-false queries in the process"). The
-/// solver is still called, and its answer is the verdict.
+/// The most terms a constant-false query may reach to be checked in the process.
+constexpr size_t kInProcessMaxTerms = 20000;
+
+/// Whether every phase of the query asserts the constant false (`false` was asserted, or the
+/// goal folded to false and no fact has a phase of its own) and its live assertions reach at
+/// most kInProcessMaxTerms terms. The solver answers such a query unsat at its first step, and
+/// translating a small one is quick (it can neither run long nor exhaust memory), so isolate()
+/// checks it in this process: a forked child cost more than the answer (about 25 ms against
+/// 1 ms on the 2-core machine of docs/benchmarks.md, "Constant-false queries in the process").
+/// The solver is still called, and its answer is the verdict.
 bool constantFalseQuery(const TermStore &store);
 
 /// Runs `work` (a solver call with limit `timeoutSec`; <= 0: none) in a forked child and

@@ -2,7 +2,7 @@
 // an unknown never becomes a verdict, a late entrant starts early when every started one has
 // given up, the limit holds, a dying entrant is unknown; and the cvc5 backend's goal phase
 // (its first second in the process, then the race) still proves and refutes; isolate() checks
-// a constant-false query in the process and every other query in a child.
+// a small constant-false query in the process and every other query in a child.
 #include "smt/backend.h"
 #include "smt/isolated.h"
 #include "smt/term.h"
@@ -126,7 +126,7 @@ public:
 
 }  // namespace
 
-TEST_CASE("isolate: a constant-false query is checked in this process, every other in a child", "[race]") {
+TEST_CASE("isolate: a small constant-false query is checked in this process, every other in a child", "[race]") {
   auto iso = isolate(std::make_unique<PidBackend>());
   const Integer self(int64_t(::getpid()));
   // false asserted: in this process.
@@ -157,6 +157,19 @@ TEST_CASE("isolate: a constant-false query is checked in this process, every oth
     s.assertGoal(s.le(x, s.intConst(3)));
     CHECK(!constantFalseQuery(s));
     CheckResult r = iso->check(s, 5);
+    REQUIRE(r.model.count("pid") == 1);
+    CHECK(r.model.at("pid") != self);
+  }
+  // false asserted beside more than kInProcessMaxTerms live terms: in a child (the backend
+  // would translate them all in this process first).
+  {
+    TermStore s;
+    for (int i = 0; i < 8000; ++i)
+      s.assertTrue(s.le(s.intVar("v" + std::to_string(i), 0, 100), s.intConst(50)));
+    s.assertTrue(s.boolConst(false));
+    REQUIRE(s.trivallyFalse());
+    CHECK(!constantFalseQuery(s));
+    CheckResult r = iso->check(s, 30);
     REQUIRE(r.model.count("pid") == 1);
     CHECK(r.model.at("pid") != self);
   }
