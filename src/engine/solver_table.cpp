@@ -33,15 +33,7 @@ struct Extremes {
 };
 
 Extremes extremes(const ModelConfig &c) {
-  auto maxCode = [](const ElementFormat &f) {
-    unsigned best = 0;
-    for (unsigned code = 0; code < f.numCodes() / 2; ++code) {
-      ElementValue v = decodeElementCode(f, code);
-      if (!v.nan && !v.inf) best = code;  // codes are ordered by magnitude
-    }
-    return best;
-  };
-  return {maxCode(c.a), 1, maxCode(c.b), 1, c.a.numCodes() / 2, c.b.numCodes() / 2};
+  return {largestFiniteCode(c.a), 1, largestFiniteCode(c.b), 1, c.a.numCodes() / 2, c.b.numCodes() / 2};
 }
 
 /// Leaves under each node.

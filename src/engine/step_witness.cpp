@@ -122,6 +122,15 @@ std::optional<Witness> rootStepInput(const PairQuery &q, InductionStep step, con
   return inputWithSum(q, pair->first, pair->second, units, negative, negativeZero, positiveTerms(q.cfg, inv.grid));
 }
 
+unsigned largestFiniteCode(const ElementFormat &f) {
+  unsigned best = 0;
+  for (unsigned code = 0; code < f.numCodes() / 2; ++code) {
+    ElementValue v = decodeElementCode(f, code);
+    if (!v.nan && !v.inf) best = code;  // codes are ordered by magnitude
+  }
+  return best;
+}
+
 std::vector<Witness> leafStepInputs(const PairQuery &q, InductionStep step, const Region &region,
                                     const std::map<std::string, Integer> &m) {
   std::vector<Witness> out;
@@ -147,6 +156,17 @@ std::vector<Witness> leafStepInputs(const PairQuery &q, InductionStep step, cons
   };
   for (int n = 1; n <= k; ++n) out.push_back(input(n, false));
   for (int n = 1; 2 * n <= k; ++n) out.push_back(input(n, true));
+  // a0 b0 beside m leaves of the largest finite product: a leaf error that rounds away alone
+  // (a flushed or subnormal leaf) may show beside a large sum on the other side.
+  const unsigned amax = largestFiniteCode(q.cfg.a), bmax = largestFiniteCode(q.cfg.b);
+  for (int m = 1; m < k; ++m) {
+    Witness w = input(1, false);
+    for (int i = 1; i <= m; ++i) {
+      w.a[size_t(i)] = amax;
+      w.b[size_t(i)] = bmax;
+    }
+    out.push_back(std::move(w));
+  }
   return out;
 }
 

@@ -94,10 +94,15 @@ RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::v
 /// rounding at the root may hide and n of them may not (a fused tree's root sums them exactly).
 /// Then n leaves of a0 b0 beside n of -a0 b0 (2n <= k): the exact products cancel, the leaves
 /// of the other side need not (an infinity on one side only: inf - inf is NaN there, 0 here).
+/// Then a0 b0 beside m leaves of the largest finite product (m = 1 .. k - 1): a leaf error
+/// that rounds away alone (a flushed leaf) may show beside a large sum.
 /// Empty for another step, an any-order or NVFP4 q, or a model without the codes or the code
 /// pair. Each names the model's code pair and still needs the reference evaluator's
 /// confirmation (witnessDisagrees): a leaf that differs need not make the roots differ.
 std::vector<Witness> leafStepInputs(const PairQuery &q, InductionStep step, const Region &region,
                                     const std::map<std::string, Integer> &model);
+
+/// The code of f's largest finite positive value (codes are ordered by magnitude).
+unsigned largestFiniteCode(const ElementFormat &f);
 
 }  // namespace mxcert::engine

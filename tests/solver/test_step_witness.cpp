@@ -416,7 +416,7 @@ TEST_CASE("step witness: a failed leaf step's product in n leaves, and beside it
   const std::map<std::string, Integer> m = {{"a0", Integer(3)}, {"b0", Integer(5)}, {"xa", Integer(110)},
                                             {"e", Integer(-30)}};
   const std::vector<engine::Witness> in = engine::leafStepInputs(q, InductionStep::Leaf, r, m);
-  REQUIRE(in.size() == 4 + 2);  // n = 1..4, then n = 1, 2 beside -a0
+  REQUIRE(in.size() == 4 + 2 + 3);  // n = 1..4, then n = 1, 2 beside -a0, then m = 1..3 maxima
   for (const engine::Witness &w : in) {
     CHECK(w.xa == 110);
     CHECK(w.xb == 114);
@@ -429,6 +429,11 @@ TEST_CASE("step witness: a failed leaf step's product in n leaves, and beside it
   CHECK(in[4].b == std::vector<unsigned>{5, 5, 0, 0});
   CHECK(in[5].a == std::vector<unsigned>{3, 3, 11, 11});
   CHECK(dot(in[5]) == 0);
+  CHECK(in[6].a == std::vector<unsigned>{3, 7, 0, 0});  // 7 = 6, e2m1's largest finite value
+  CHECK(in[6].b == std::vector<unsigned>{5, 7, 0, 0});
+  CHECK(in[8].a == std::vector<unsigned>{3, 7, 7, 7});
+  CHECK(engine::largestFiniteCode(*findElementFormat("e4m3")) == 0x7e);  // 448 (0x7f is NaN)
+  CHECK(engine::largestFiniteCode(*findElementFormat("e5m2")) == 0x7b);  // 57344 (0x7c is inf)
   // Only the leaf step, only fixed MX trees, only a model with the codes and the pair.
   CHECK(engine::leafStepInputs(q, InductionStep::Root, r, m).empty());
   CHECK(engine::leafStepInputs(q, InductionStep::Leaf, r, {{"a0", Integer(3)}, {"xa", Integer(110)}}).empty());
