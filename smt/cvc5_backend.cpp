@@ -70,21 +70,7 @@ public:
       vars.push_back({store.node(v).name, t});
     }
     // Children have smaller ids than parents: translate iteratively by id.
-    std::vector<uint32_t> order;
-    {
-      std::vector<char> seen(store.size(), 0);
-      std::vector<uint32_t> st;
-      for (TermRef a : live.assertions) st.push_back(a.id);
-      while (!st.empty()) {
-        uint32_t id = st.back();
-        st.pop_back();
-        if (seen[id]) continue;
-        seen[id] = 1;
-        order.push_back(id);
-        for (uint32_t c : store.node(TermRef{id}).args) st.push_back(c);
-      }
-      std::sort(order.begin(), order.end());
-    }
+    const std::vector<uint32_t> order = store.reached(live.assertions);
     for (uint32_t id : order) {
       if (memo.count(id)) continue;
       const Node &n = store.node(TermRef{id});

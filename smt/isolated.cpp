@@ -108,20 +108,7 @@ bool constantFalseQuery(const TermStore &store) {
   if (!store.trivallyFalse() && !(store.goalFalse() && store.phaseCount() == 1)) return false;
   // The backend translates every live term before the solver sees `false`: only a small
   // query runs here (kInProcessMaxTerms), a large one keeps its child and its limits.
-  const TermStore::Live live = store.live(-1);
-  std::vector<char> seen(store.size(), 0);
-  std::vector<uint32_t> todo;
-  for (TermRef a : live.assertions) todo.push_back(a.id);
-  size_t terms = 0;
-  while (!todo.empty()) {
-    const uint32_t id = todo.back();
-    todo.pop_back();
-    if (seen[id]) continue;
-    seen[id] = 1;
-    if (++terms > kInProcessMaxTerms) return false;
-    for (uint32_t c : store.node(TermRef{id}).args) todo.push_back(c);
-  }
-  return true;
+  return store.reached(store.live(-1).assertions).size() <= kInProcessMaxTerms;
 }
 
 bool writeAll(int fd, const std::string &s) {

@@ -665,6 +665,23 @@ void TermStore::boundsDefinitional(TermRef v) {
   for (size_t i : it->second) defines_[i] = {v.id};
 }
 
+std::vector<uint32_t> TermStore::reached(const std::vector<TermRef> &assertions) const {
+  std::vector<uint32_t> order;
+  std::vector<char> seen(nodes_.size(), 0);
+  std::vector<uint32_t> st;
+  for (TermRef a : assertions) st.push_back(a.id);
+  while (!st.empty()) {
+    const uint32_t id = st.back();
+    st.pop_back();
+    if (seen[id]) continue;
+    seen[id] = 1;
+    order.push_back(id);
+    for (uint32_t c : nodes_[id].args) st.push_back(c);
+  }
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
 TermStore::Live TermStore::live(int phase) const {
   // The index (built once per set of assertions): the non-definitional assertions of each
   // phase (-1: common to all), and per fresh variable the definitional assertions that

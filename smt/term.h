@@ -294,6 +294,9 @@ public:
   /// the F facts, one each; every one must be unsat): the common assertions (input bounds,
   /// refinements), the phase's own, and the definitional ones they reach. -1: all of them.
   Live live(int phase) const;
+  /// The ids of every term the assertions reach (themselves and their arguments, transitively),
+  /// in increasing order: children before parents, the order a backend translates them in.
+  std::vector<uint32_t> reached(const std::vector<TermRef> &assertions) const;
   /// The facts a phase proves (indices into facts()): one for phases 1 .. F', and the
   /// Decided facts, in groups of at most kDecidedPerPhase, for the last phases when there are
   /// any (their local statements are independent, so one disjunction proves a group with one

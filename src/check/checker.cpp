@@ -350,8 +350,8 @@ void checkProofCoverage(Ctx &x) {
       if (p.step && std::find(need.begin(), need.end(), *p.step) == need.end())
         f.add("a proof of step " + std::string(toString(*p.step)) + ", which the induction over k = " +
               std::to_string(x.c.config.k()) + " leaves" +
-              (inductionSubtreeBound(x.c.config.anyOrder ? x.c.config : everyTreeConfig(x.c.config)) == 1 &&
-                       x.c.config.k() >= 3
+              // k >= 3 without a node step: the fused class (inductionSteps(cfg)).
+              (x.c.config.k() >= 3 && std::find(need.begin(), need.end(), InductionStep::Node) == need.end()
                    ? " with every child of the root a leaf"
                    : "") +
               " does not have");

@@ -984,7 +984,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       // small (e2m1 k = 3 fused f32 rtz pre/post value: 0.16 s unrolled first, 0.31 s by the
       // induction), and to the induction first above (e5m2 k = 5: 3.4 s -> 1.1 s; k = 8:
       // 7-16 s -> 1.3-1.5 s).
-      const bool flat = q.cfg.tree.maxNonRootLeaves() == 0;
+      const bool flat = everyTree.cfg.maxSubtree == 1;  // the fused class
       if (inductionFirst && !q.cfg.tree.isBinary() &&
           q.cfg.k() <= (flat ? kFusedUnrolledFirstMaxK : kUnrolledFirstMaxK)) {
         inductionFirst = false;
@@ -1377,21 +1377,19 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             for (const InductionCheck::FailedStep &f : ic.failedSteps) {
               if (refuted || f.step != InductionStep::Leaf) continue;
               const auto t0 = std::chrono::steady_clock::now();
-              size_t added = 0;
               for (const Witness &w : leafStepInputs(q, f.step, r, f.model)) {
                 if (!r.contains(w.xa, w.xb) || !C.get(w.xa, w.xb) || P.get(w.xa, w.xb) ||
-                    res.witnessOf[pairIdx(w.xa, w.xb)] >= 0 || !witnessDisagrees(q, w, w.xa, w.xb))
+                    res.witnessOf[pairIdx(w.xa, w.xb)] >= 0 || !witnessDisagrees(q, w, w.xa, w.xb) ||
+                    !addWitness(w, false))
                   continue;
-                if (!addWitness(w, false)) continue;
+                // One witness per round: the next round asks the solver again.
                 ++res.stats.leafStepWitnesses;
-                ++added;
-                break;  // the model's pair is refuted: the next round asks the solver again
+                refuted = true;
+                log("the leaf step's model at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb) +
+                    " in n leaves: a witness (" + std::to_string(smt::secondsSince(t0)) +
+                    " s); the induction again on the rest of " + r.str());
+                break;
               }
-              if (added == 0) continue;
-              refuted = true;
-              log("the leaf step's model at xa=" + std::to_string(modelCodePair(r, f.model)->first) + " xb=" +
-                  std::to_string(modelCodePair(r, f.model)->second) + " in n leaves: a witness (" +
-                  std::to_string(smt::secondsSince(t0)) + " s); the induction again on the rest of " + r.str());
             }
             // A satisfiable root step whose model no input makes may still fail at pairs that
             // do differ: the scan looks for them, nearest the model's pair (a root step that
