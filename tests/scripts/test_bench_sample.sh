@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/scripts/test_bench_sample.sh MXCERT — scripts/bench-sample: bad arguments exit 2 with
 # one line; one drawn configuration (seed 7, k = 1) is certified and its row's agreeing pairs
-# equal the exhaustive engine's for the configuration the row names.
+# equal the exhaustive engine's for the configuration the row names; with --exhaustive the
+# same row also shows the exhaustive engine's result and "same" agree sets.
 # shellcheck source=../cli/lib.sh
 source "$(dirname "$0")/../cli/lib.sh"
 S="$(cd "$(dirname "$0")/../.." && pwd)/scripts/bench-sample"
@@ -30,4 +31,16 @@ run table --a "$a" --b "$b" --acc "$acc" --round "$rnd" --subnormals "$sub" --k 
 [ "$RC" = 0 ] && ok || fail "the exhaustive engine on the row's configuration: exit $RC"
 want=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['agree_pairs'])" "$TMP/x.json")
 [ "$pairs" = "$want" ] && ok || fail "agreeing pairs $pairs, the exhaustive engine says $want"
+# --exhaustive: the same configuration, the two engines' agree sets compared by the script.
+out=$(MXCERT=$MX "$S" --count 1 --seed 7 --k 1 --timeout 120 --exhaustive 2>/dev/null); rc=$?
+echo "$out"
+[ $rc = 0 ] && ok || fail "--exhaustive: exit $rc"
+# | CONFIG | solver | proven | exhaustive | proven | ratio | same |
+erow=$(printf '%s\n' "$out" | grep '^| e' | head -1)
+[ "$(printf '%s' "$erow" | cut -d'|' -f2)" = "$(printf '%s' "$row" | cut -d'|' -f2)" ] && ok ||
+  fail "--exhaustive drew another configuration: $erow"
+[ "$(printf '%s' "$erow" | cut -d'|' -f4,6,8)" = " proven | proven | same " ] && ok ||
+  fail "--exhaustive: the row is not proven by both with the same agree set: $erow"
+printf '%s\n' "$out" | grep -Eq '^[01] of 1: the solver engine slower than the exhaustive engine \(seed 7\)$' && ok ||
+  fail "--exhaustive: no comparison line"
 finish
