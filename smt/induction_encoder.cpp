@@ -136,13 +136,19 @@ void encodeInductionStep(TermDomain &d, const Query &q, const Scales<TermDomain>
     // M 2^X' with M < 2^p (normalizeSignificand), so that the roundings split over the p
     // binades of M instead. (e4m3 k = 32 bf16: the root step's goal over xa:0..11, xb:0..122
     // went from 92 MB of text, undecided after 200 s, to 24 MB, decided in 18 s; e2m1 tables,
-    // whose N spans few binades, keep the direct form, which is faster for them.)
+    // whose N spans few binades, keep the direct form, which is faster for them.) Not where
+    // both scales are constants (a region of one code pair): there the scalings do not vary,
+    // and at sa = sb = 0 post2's root is the tree value itself, the same term as pre's or
+    // dequant's root, so that the goal folds to false, where the normalized form's precision
+    // facts, one per binade of N, would have been left for the solver (e5m2 x e4m3 k = 2 f16
+    // ftz pre/post2 value at xa = xb = 127: a root step of 64 phases, 2.3 s).
     constexpr unsigned kNormalizeBinades = 16;
     auto wide = [&](const Val<TermDomain> &T) {
       const Interval r = d.range(T.N);
       return r.hi.sign() > 0 && r.hi.msb() + 1 > unsigned(acc.fmt.p) + kNormalizeBinades;
     };
-    if ((pB == Placement::Post2 || pO == Placement::Post2) && wide(TB)) {
+    const bool scalesVary = !d.constant(s.sa) || !d.constant(s.sb);
+    if ((pB == Placement::Post2 || pO == Placement::Post2) && scalesVary && wide(TB)) {
       TB = normalizeSignificand(d, TB, unsigned(acc.fmt.p));
       TO = normalizeSignificand(d, TO, unsigned(acc.fmt.p));
       // Its decided facts each in a phase of their own: over xa:0..11, xb:0..119 in bf16,

@@ -304,6 +304,30 @@ TEST_CASE("solver = exhaustive: flush-to-zero at e2m1 k = 2 and 3 and e3m2 k = 2
   }
 }
 
+TEST_CASE("solver = exhaustive: pre/post2 in f16 ftz at e5m2 x e4m3 k = 2 (one pair agrees, a wide tree value)",
+          "[solver][exhaustive][post2]") {
+  // The agree set is the pair xa = xb = 127 alone (every other pair has a structured
+  // witness), and the tree value spans 2^-25 .. 2^16: post2's root step normalizes such a
+  // value only where a scale varies over the region (smt/induction_encoder.cpp); at this one
+  // pair, sa = sb = 0 and post2's root is the tree value itself, as pre's is.
+  PairQuery q = query("e5m2", 2, "seq", Placement::Pre, Placement::Post2, Relation::Value, "f16");
+  q.cfg.b = *findElementFormat("e4m3");
+  q.cfg.acc.subnormals = Subnormals::FTZ;
+  compareWithExhaustive(q);
+  engine::SolverTableOptions opt;
+  opt.timeout = 300;
+  const engine::SolverTableResult r = engine::runSolverTable(q, opt);
+  REQUIRE(r.complete());
+  CHECK(r.agree.count() == 1);
+  CHECK(r.agree.get(127, 127));
+  // Its proof: the induction's steps at that pair, none of them with a phase per decided fact
+  // (the root step had 64 phases with the normalized form, 4 without).
+  for (const auto &pr : r.proofs) {
+    INFO(pr.region.str());
+    CHECK(pr.phases < 16);
+  }
+}
+
 TEST_CASE("solver = exhaustive: DAZ at e2m1 k = 2 and 3 and e5m2 k = 1", "[solver][exhaustive][daz]") {
   // --subnormals daz: FTZ plus a dequant scale factor below 2^emin read as zero. Every
   // placement pair at k = 2 (DAZ changes only dequant; the others are the control), dequant/
