@@ -51,6 +51,14 @@ for s in cvc5 z3; do
 done
 timed 30 "table --engine exhaustive --timeout 0.5" table --format mxfp8 --k 2 --engine exhaustive --timeout 0.5
 grep -q "^mxcert: unknown: the --timeout of 0.5 s has passed" "$ERR" && ok || fail "exhaustive: $(cat "$ERR")"
+# Pairwise k = 4 over mixed formats: the root's loops pair a layer of millions of states with
+# the other child's millions, and checked the deadline only every 256 outer states, so a
+# --timeout of 10 s ended after 180 s (at the 20,000,000-state limit, 5.9 GB); the engine now
+# checks it every 4096 evaluations.
+timed 30 "table --engine exhaustive --timeout 1 (k = 4 pairwise, large layers)" table --a e2m3 --b e5m2 --k 4 \
+  --tree pairwise --round rtz --lhs post2 --rhs post --relation value --engine exhaustive --timeout 1
+grep -q "^mxcert: unknown: the --timeout of 1 s has passed during an exhaustive evaluation" "$ERR" && ok ||
+  fail "exhaustive k = 4: $(cat "$ERR")"
 # The structured inputs alone took minutes where the code pairs hardly group (e5m2 k = 32 f16
 # pre/dequant: 64,961 groups, 453 inputs; the deadline was not checked there and a --timeout of
 # 120 s ended after 475 s); they stop at the deadline too.
