@@ -224,6 +224,13 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(co
         }
       }
   }
+  // The zero block (+0 in every leaf): post2's scale factor rnd(2^sb) is an infinity where sb
+  // lies above the accumulator's emax (f16: sb >= 16), and post2's zero tree value times it
+  // is NaN, while pre, post and dequant give +0 (dequant's rnd(2^sb 0) is +0). Every other
+  // input above has a nonzero product, whose infinities on the other sides hide this (e4m3 x
+  // e3m2 k = 32 fused f16 ftz post2/dequant: 13,873 pairs at xa >= 135, xb >= 139 were left
+  // to unrolled 32-leaf queries, one of which ran out of 52 s).
+  out.push_back(blank());
   return out;
 }
 
