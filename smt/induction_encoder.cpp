@@ -139,9 +139,9 @@ void encodeInductionStep(TermDomain &d, const Query &q, const Scales<TermDomain>
     // whose N spans few binades, keep the direct form, which is faster for them.) Not where
     // both scales are constants (a region of one code pair): there the scalings do not vary,
     // and at sa = sb = 0 post2's root is the tree value itself, the same term as pre's or
-    // dequant's root, so that the goal folds to false, where the normalized form's precision
-    // facts, one per binade of N, would have been left for the solver (e5m2 x e4m3 k = 2 f16
-    // ftz pre/post2 value at xa = xb = 127: a root step of 64 phases, 2.3 s).
+    // dequant's root, while the normalized form's precision and decided facts, a set per
+    // binade of N, would all go to the solver (e5m2 x e4m3 k = 2 f16 ftz pre/post2 value at
+    // xa = xb = 127: a root step of 64 phases, 2.3 s; 4 phases, 0.16 s without).
     constexpr unsigned kNormalizeBinades = 16;
     auto wide = [&](const Val<TermDomain> &T) {
       const Interval r = d.range(T.N);

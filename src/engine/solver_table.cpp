@@ -76,8 +76,8 @@ std::vector<std::pair<CVal, std::pair<unsigned, unsigned>>> distinctProducts(con
 }
 
 /// Structured candidate inputs (docs/solver.md): extreme products in a few leaves, the
-/// largest non-root subtree filled with maxima against negated maxima, and n maximal
-/// products for every n.
+/// largest non-root subtree filled with maxima against negated maxima, n maximal products for
+/// every n, products of every binade, and the zero block.
 std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(const ModelConfig &c) {
   const int k = c.k();
   const Extremes x = extremes(c);
