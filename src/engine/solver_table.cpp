@@ -535,6 +535,13 @@ constexpr int kFusedUnrolledFirstMaxK = 4;
 /// that by the share of groups it reached ends within this many times its budget runs on.
 constexpr double kSeedFirstStretch = 5;
 
+/// The e-band prediction (runSolverTable, bandPredict): the lines e0 - 4 m .. e0 + 4 m around
+/// a satisfiable query's witness at e0, else e0 - m .. e0 + m, else e0 alone, the widest that
+/// fits its time. Pairs that differ cluster within a few tens of lines (e4m3 x e2m1 k = 1 f16
+/// dequant/post value: e = -36..-18), and a band costs about its pairs' share of an exhaustive
+/// run (there: 14.8 s with a margin of 4 alone, two bands; 9.6 s with 16 first, one band).
+constexpr int kBandMargin = 4;
+
 /// How often a region whose induction hit an encoding limit is halved before the unrolled
 /// query decides it (at most 2^6 pieces of one region).
 constexpr int kInductionSplitDepth = 6;
@@ -1143,12 +1150,17 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   // an unrolled query is not unsat, and then runs with its whole budget.
   bool seedTried = false;
   bool seedDeferred = false;
+  // Seconds per evaluation group of the prediction's last try (-1: no group timed), from
+  // which bandPredict estimates a band.
+  double seedGroupSeconds = -1;
   // Seconds of satisfiable unrolled queries while the prediction waits.
   double waitingSatSeconds = 0;
   auto seed = [&](double budget) {
     seedTried = true;
     budget = std::min(budget, opt.exhaustiveSeedSeconds);
-    if (anyOrder || opt.exhaustiveSeedSeconds <= 0 || q.cfg.k() > opt.exhaustiveSeedMaxK) return false;
+    if (anyOrder || opt.exhaustiveSeedSeconds <= 0 || q.cfg.k() > opt.exhaustiveSeedMaxK ||
+        q.cfg.k() < opt.exhaustiveSeedMinK)
+      return false;
     // A priori size: the layered states grow about like P^(k-1) for P distinct positive
     // products over a binary tree, and like P^k where a node adds more than two children
     // exactly (fused); beyond a few hundred thousand the engine would spend its whole budget
@@ -1180,6 +1192,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     xo.progress = [&](long done, long total) {
       const double t = smt::secondsSince(s0);
       if (firstGroupAt < 0) firstGroupAt = t;
+      if (done > 0) seedGroupSeconds = (t - firstGroupAt) / double(done);
       if (t <= limit) return;
       // No group done yet (the grouping itself took the first budget): nothing to estimate
       // from, so the first try goes on to its first group.
@@ -1220,6 +1233,100 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       }
     } catch (const ResourceLimit &) {
       log("no exhaustive prediction: over its state budget or past the deadline");
+    }
+    return false;
+  };
+
+  // Where the whole prediction was given up for time (seed: its groups cost
+  // seedGroupSeconds each) or does not run (off, or k < exhaustiveSeedMinK), a satisfiable unrolled query has found a pair the
+  // structured inputs missed, and more of them usually lie on nearby lines of e = xa + xb -
+  // 254 (the accumulator's subnormal or overflow range; e4m3 x e2m1 k = 1 f16 dequant/post
+  // value: e = -36..-18, each line refuted by a few satisfiable queries of 0.5-2 s). The
+  // exhaustive engine evaluates the undecided pairs of the lines e0 - m .. e0 + m around the
+  // witness's e0, m = 4 kBandMargin, else kBandMargin, else 0, the widest that fits
+  // bandSeconds by the cost per group of the whole prediction's try, else of the bands so far
+  // (with neither, the widest; a band given up past twice bandSeconds, or as soon as its own
+  // groups say it would be, leaves the narrower ones to that estimate): like the whole
+  // prediction, its agree set is only a prediction and its witnesses are confirmed by the
+  // reference evaluator; the solver still proves every region. At most bandTotalSeconds in
+  // all. Returns whether a band was evaluated.
+  CodeSet bandEvaluated;  // pairs a band has evaluated (not evaluated again)
+  double bandSeconds = 0;
+  double bandGroupSeconds = -1;  // seconds per group of the bands so far (-1: none timed)
+  auto bandPredict = [&](int e0) {
+    if (anyOrder || res.stats.usedExhaustiveSeed || q.cfg.k() > opt.exhaustiveSeedMaxK || opt.bandSeconds <= 0 ||
+        bandSeconds >= opt.bandTotalSeconds ||
+        (seedGroupSeconds <= 0 && opt.exhaustiveSeedSeconds > 0 && q.cfg.k() >= opt.exhaustiveSeedMinK))
+      return false;
+    auto undecided = [&](int a, int b) {
+      return C.get(a, b) && !P.get(a, b) && res.witnessOf[pairIdx(a, b)] < 0 && !bandEvaluated.get(a, b);
+    };
+    const double budget = std::min(opt.bandSeconds, opt.bandTotalSeconds - bandSeconds);
+    for (const int margin : {4 * kBandMargin, kBandMargin, 0}) {
+      const int eLo = e0 - margin, eHi = e0 + margin;
+      auto inBand = [&](int a, int b) {
+        const int e = a + b - 254;
+        return e >= eLo && e <= eHi && undecided(a, b);
+      };
+      // The band's pairs, and its code groups (cg: the exhaustive engine groups alike), by
+      // which its time is estimated.
+      long pairs = 0;
+      std::vector<char> groupSeen(cg.groups.size(), 0);
+      long groups = 0;
+      for (int a = 0; a < kNumCodes; ++a)
+        for (int b = 0; b < kNumCodes; ++b)
+          if (inBand(a, b)) {
+            ++pairs;
+            const int gi = cg.groupOf[pairIdx(a, b)];
+            if (gi >= 0 && !groupSeen[size_t(gi)]) {
+              groupSeen[size_t(gi)] = 1;
+              ++groups;
+            }
+          }
+      if (pairs == 0) return false;
+      const double perGroup = seedGroupSeconds > 0 ? seedGroupSeconds : bandGroupSeconds;
+      if (perGroup > 0 && double(groups) * perGroup > budget) continue;
+      struct OutOfTime {};
+      const auto s0 = std::chrono::steady_clock::now();
+      ExhaustiveOptions xo;
+      xo.maxStates = 2'000'000;
+      xo.onlyPairs = inBand;
+      // A band whose groups cost more than the estimate is given up at twice its budget, or
+      // earlier where its own groups so far say it would take that long (their cost then
+      // estimates the narrower bands).
+      xo.progress = [&](long done, long total) {
+        const double t = smt::secondsSince(s0);
+        if (done > 0) bandGroupSeconds = t / double(done);
+        if (t > 2 * budget || (done > 0 && t > budget / 4 && bandGroupSeconds * double(total) > 2 * budget))
+          throw OutOfTime{};
+      };
+      try {
+        const ExhaustiveResult x = runExhaustive(q, xo);
+        if (x.stats.groups > 0) bandGroupSeconds = smt::secondsSince(s0) / double(x.stats.groups);
+        bandSeconds += smt::secondsSince(s0);
+        ++res.stats.bandPredictions;
+        long agreeing = 0;
+        for (int a = 0; a < kNumCodes; ++a)
+          for (int b = 0; b < kNumCodes; ++b)
+            if (x.witnessOf[pairIdx(a, b)] >= 0 || x.agree.get(a, b)) {
+              bandEvaluated.set(a, b);
+              if (x.agree.get(a, b)) ++agreeing;
+            }
+        for (const Witness &w : x.witnesses) addWitness(w, true);
+        log("the exhaustive prediction on e:" + std::to_string(eLo) + ".." + std::to_string(eHi) + ": " +
+            std::to_string(pairs) + " undecided pairs, " + std::to_string(agreeing) + " agreeing, " +
+            std::to_string(x.witnesses.size()) + " witnesses (" + std::to_string(smt::secondsSince(s0)) + " s)");
+        return true;
+      } catch (const OutOfTime &) {
+        bandSeconds += smt::secondsSince(s0);
+        log("no exhaustive prediction on e:" + std::to_string(eLo) + ".." + std::to_string(eHi) + ": about " +
+            std::to_string(bandGroupSeconds * double(groups)) + " s");
+        if (bandGroupSeconds <= 0 || bandSeconds >= opt.bandTotalSeconds) return false;
+        continue;  // a narrower band, by its groups' cost
+      } catch (const ResourceLimit &) {
+        bandSeconds += smt::secondsSince(s0);
+        return false;
+      }
     }
     return false;
   };
@@ -1509,6 +1616,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
           log("sat " + r.str() + " at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb));
           addCounterexample(w);
           changed = true;
+          if (!waiting) bandPredict(w.xa + w.xb - 254);
           // While the prediction waits, such witnesses (the structured inputs missed them) are
           // the solver's until they have cost half its budget.
           if (waiting && (waitingSatSeconds += rc.seconds) > opt.exhaustiveSeedSeconds / 2) {

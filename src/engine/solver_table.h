@@ -173,6 +173,10 @@ struct SolverTableOptions {
   /// witness yet. The solver still proves every region.
   double exhaustiveSeedSeconds = 20;
   int exhaustiveSeedMaxK = 4;
+  /// Below this k (one product) the whole prediction does not run: it would be the exhaustive
+  /// engine's whole work, so the table could only be slower than that engine's; the e-band
+  /// predictions (bandSeconds) take its place.
+  int exhaustiveSeedMinK = 2;
   /// The prediction's first try, in seconds: one that finishes within it, or by the share of
   /// groups it reached within 5 times it, runs before the first unrolled query. A longer one
   /// is dropped where that share says it would not finish within exhaustiveSeedSeconds; else
@@ -184,6 +188,14 @@ struct SolverTableOptions {
   double exhaustiveSeedFirstSeconds = 2;
   /// While the prediction waits: the most seconds an unrolled query may take before it runs.
   double deferredQueryTimeout = 5;
+  /// Where the whole prediction was given up for time (or does not run: exhaustiveSeedSeconds
+  /// = 0, or k < exhaustiveSeedMinK),
+  /// a satisfiable unrolled query sends the undecided pairs of its lines of e = xa + xb - 254
+  /// (widened where that fits) to the exhaustive engine: at most bandSeconds by the whole
+  /// prediction's time per group (a band past twice that is given up), bandTotalSeconds in
+  /// all (0: never; docs/solver.md, "The table engine", step 3).
+  double bandSeconds = 2;
+  double bandTotalSeconds = 20;
   std::function<void(const std::string &)> log;
   /// Called after each query and each witness search with (code pairs decided, 65025): for a
   /// progress display (may be empty).
@@ -202,6 +214,9 @@ struct SolverTableStats {
   /// Fixed tree: witnesses made from a failed leaf step's model (leafStepInputs), each
   /// confirmed by the reference evaluator; the induction is then tried again on the rest.
   size_t leafStepWitnesses = 0;
+  /// Bands of e = xa + xb - 254 around a satisfiable unrolled query that the exhaustive
+  /// engine evaluated where the whole prediction was given up for time (runSolverTable).
+  size_t bandPredictions = 0;
   bool usedClosedForm = false;
   bool usedExhaustiveSeed = false;  ///< the exhaustive engine's set was the prediction
   double seconds = 0, solverSeconds = 0;

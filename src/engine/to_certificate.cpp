@@ -66,6 +66,8 @@ certs::Certificate certificateOf(const PairQuery &q, const SolverTableResult &r)
              {"closed_form_used", r.stats.usedClosedForm},
              {"closed_form_mismatches", r.stats.predictionMismatches}};
   if (r.stats.usedExhaustiveSeed) c.stats["exhaustive_prediction_used"] = true;
+  // e-band predictions (solver_table.cpp, bandPredict), only where there are some.
+  if (r.stats.bandPredictions) c.stats["band_predictions"] = r.stats.bandPredictions;
   if (!q.cfg.anyOrder) {
     // Fixed tree: regions proven by the every-tree induction, and those where it failed.
     c.stats["induction_regions"] = r.stats.inductionRegions;

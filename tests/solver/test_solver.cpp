@@ -257,6 +257,7 @@ TEST_CASE("k = 1: the unrolled query first, and a prediction that waits runs onl
     const CodeSet want = engine::runExhaustive(q).agree;
     engine::SolverTableOptions opt;
     opt.timeout = 300;
+    opt.exhaustiveSeedMinK = 1;  // the whole prediction at k = 1 too (by default bands only)
     engine::SolverTableResult d = engine::runSolverTable(q, opt);
     REQUIRE(d.complete());
     CHECK(d.agree == want);
@@ -358,6 +359,32 @@ TEST_CASE("structured inputs: the zero block refutes post2 where its scale facto
       CHECK_FALSE(r.agree.get(xa, xb));
       CHECK(engine::witnessDisagrees(q, zeros, zeros, xa, xb));
     }
+}
+
+TEST_CASE("the e-band prediction: a satisfiable query's lines of e go to the exhaustive engine",
+          "[solver][exhaustive][band]") {
+  // e2m3 f32 ftz k = 1 dequant/post: the structured inputs miss the pairs near e = -127 where
+  // one side flushes to zero. At k = 1 the whole prediction does not run (exhaustiveSeedMinK),
+  // and without bands each of them cost a satisfiable query; the band around the first one's
+  // e finds the rest at once.
+  PairQuery q = query("e2m3", 1, "seq", Placement::Dequant, Placement::Post, Relation::Bitwise);
+  q.cfg.acc.subnormals = Subnormals::FTZ;
+  engine::SolverTableOptions opt;
+  opt.timeout = 300;
+  const engine::SolverTableResult withBands = engine::runSolverTable(q, opt);
+  REQUIRE(withBands.complete());
+  CHECK(withBands.stats.bandPredictions >= 1);
+  CHECK_FALSE(withBands.stats.usedExhaustiveSeed);
+  const engine::ExhaustiveResult x = engine::runExhaustive(q);
+  REQUIRE(withBands.agree == x.agree);
+  checkWitnesses(q, withBands);
+  // The same without bands: the same table, by more satisfiable queries.
+  opt.bandSeconds = 0;
+  const engine::SolverTableResult without = engine::runSolverTable(q, opt);
+  REQUIRE(without.complete());
+  CHECK(without.stats.bandPredictions == 0);
+  REQUIRE(without.agree == x.agree);
+  CHECK(withBands.stats.sat < without.stats.sat);
 }
 
 TEST_CASE("solver = exhaustive: DAZ at e2m1 k = 2 and 3 and e5m2 k = 1", "[solver][exhaustive][daz]") {
