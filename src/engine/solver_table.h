@@ -188,12 +188,13 @@ struct SolverTableOptions {
   double exhaustiveSeedFirstSeconds = 2;
   /// While the prediction waits: the most seconds an unrolled query may take before it runs.
   double deferredQueryTimeout = 5;
-  /// Where the whole prediction was given up for time (or does not run: exhaustiveSeedSeconds
-  /// = 0, or k < exhaustiveSeedMinK),
-  /// a satisfiable unrolled query sends the undecided pairs of its lines of e = xa + xb - 254
-  /// (widened where that fits) to the exhaustive engine: at most bandSeconds by the whole
-  /// prediction's time per group (a band past twice that is given up), bandTotalSeconds in
-  /// all (0: never; docs/solver.md, "The table engine", step 3).
+  /// Where the whole prediction was given up for time or does not run (exhaustiveSeedSeconds
+  /// = 0, or k < exhaustiveSeedMinK), a satisfiable unrolled query's witness at e0 sends the
+  /// undecided pairs of the lines of e = xa + xb - 254 around e0 (e0 +- 16, else +- 4, else
+  /// e0) to the exhaustive engine: at most bandSeconds by the time per code group of the
+  /// prediction's try or of the bands so far (a band past twice that, or that its own groups
+  /// say would be, is given up), bandTotalSeconds in all (bandSeconds = 0: never;
+  /// docs/solver.md, "The table engine", step 4).
   double bandSeconds = 2;
   double bandTotalSeconds = 20;
   std::function<void(const std::string &)> log;
@@ -214,8 +215,8 @@ struct SolverTableStats {
   /// Fixed tree: witnesses made from a failed leaf step's model (leafStepInputs), each
   /// confirmed by the reference evaluator; the induction is then tried again on the rest.
   size_t leafStepWitnesses = 0;
-  /// Bands of e = xa + xb - 254 around a satisfiable unrolled query that the exhaustive
-  /// engine evaluated where the whole prediction was given up for time (runSolverTable).
+  /// Bands of e = xa + xb - 254 around a satisfiable unrolled query's witness that the
+  /// exhaustive engine evaluated (SolverTableOptions::bandSeconds).
   size_t bandPredictions = 0;
   bool usedClosedForm = false;
   bool usedExhaustiveSeed = false;  ///< the exhaustive engine's set was the prediction
