@@ -539,7 +539,8 @@ constexpr double kSeedFirstStretch = 5;
 /// a satisfiable query's witness at e0, else e0 - m .. e0 + m, else e0 alone, the widest that
 /// fits its time. Pairs that differ cluster within a few tens of lines (e4m3 x e2m1 k = 1 f16
 /// dequant/post value: e = -36..-18), and a band costs about its pairs' share of an exhaustive
-/// run (there: 14.8 s with a margin of 4 alone, two bands; 9.6 s with 16 first, one band).
+/// run (there, with a first version that widened the satisfiable region's e range instead:
+/// 14.8 s with a margin of 4 alone, two bands; 9.6 s with 16 first, one band).
 constexpr int kBandMargin = 4;
 
 /// How often a region whose induction hit an encoding limit is halved before the unrolled
@@ -1238,10 +1239,11 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   };
 
   // Where the whole prediction was given up for time (seed: its groups cost
-  // seedGroupSeconds each) or does not run (off, or k < exhaustiveSeedMinK), a satisfiable unrolled query has found a pair the
-  // structured inputs missed, and more of them usually lie on nearby lines of e = xa + xb -
-  // 254 (the accumulator's subnormal or overflow range; e4m3 x e2m1 k = 1 f16 dequant/post
-  // value: e = -36..-18, each line refuted by a few satisfiable queries of 0.5-2 s). The
+  // seedGroupSeconds each) or does not run (off, or k < exhaustiveSeedMinK), a satisfiable
+  // unrolled query has found a pair the structured inputs missed, and more of them usually
+  // lie on nearby lines of e = xa + xb - 254 (the accumulator's subnormal or overflow range;
+  // e4m3 x e2m1 k = 1 f16 dequant/post value: e = -36..-18, each line refuted by a few
+  // satisfiable queries of 0.5-2 s). The
   // exhaustive engine evaluates the undecided pairs of the lines e0 - m .. e0 + m around the
   // witness's e0, m = 4 kBandMargin, else kBandMargin, else 0, the widest that fits
   // bandSeconds by the cost per group of the whole prediction's try, else of the bands so far
