@@ -509,7 +509,7 @@ int cmdEmitSmt2(int argc, char **argv) {
     std::string names;
     bool found = false;
     for (const Invariant &inv : cands) {
-      // The scaled invariant without infinities (Invariant::noInf) is "scaled-noinf".
+      // An invariant without infinities (Invariant::noInf) is "scaled-noinf" or "zero-noinf".
       const std::string name = std::string(toString(inv.mode)) + (inv.noInf ? "-noinf" : "");
       names += std::string(names.empty() ? "" : " or ") + name;
       if (mode == name) {

@@ -112,8 +112,10 @@ CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Ba
 /// try (post2's tree values are post's: models/induction.h, sideScale).
 std::string anyOrderUnsupported(const PairQuery &q);
 /// The invariants tried on a region of an any-order question, in order (models/induction.h):
-/// mode Equal (when both sides carry the same scale), mode Scaled, then (when one side is
-/// post and the other pre or dequant) mode Zero. The unit U is rounded up where some n U
+/// mode Equal (when both sides carry the same scale), mode Scaled, then (when the base is
+/// post or post2 and the other side pre or dequant) mode Zero; where no element is an
+/// infinity, last Scaled and then Zero without infinities (Invariant::noInf; proveAnyOrder
+/// tries each only after the same mode's root step failed on an infinite value). The unit U is rounded up where some n U
 /// (n <= k) is not representable in the accumulator (docs/bounds.md).
 std::vector<Invariant> candidateInvariants(const PairQuery &q);
 /// The outcome of proving a region for every tree.

@@ -172,6 +172,11 @@ run emit-smt2 --format mxfp4 --lhs post2 --rhs post --acc f16 --k 1 --tree any -
   --step root1 --invariant zero --encoding lia
 expect_rc 2 "emit-smt2 no zero invariant for post2"
 err_contains "expected scaled or scaled-noinf for post2/post" "emit-smt2 invariant names"
+# zero-noinf: mode zero without infinities, where post2 is the base beside dequant.
+run emit-smt2 --format mxfp4 --lhs post2 --rhs dequant --relation value --acc f16 --subnormals ftz --k 2 --tree any \
+  --guard "xa:0..112,xb:0..112" --step root --invariant zero-noinf --encoding lia
+expect_rc 0 "emit-smt2 zero-noinf"
+contains "invariant zero, base post2, grid 2^-2, unit 144, no infinities" "emit-smt2 zero-noinf header"
 
 # --- export and consumers ----------------------------------------------------------------------
 run export "$TMP/k32.json" --as json

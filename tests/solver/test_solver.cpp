@@ -228,6 +228,32 @@ TEST_CASE("solver = exhaustive: post2/post in f16, regions box by box (e2m1 k = 
   CHECK(bad.firstFalse()->detail.find("does not match") != std::string::npos);
 }
 
+TEST_CASE("solver = exhaustive: post2/dequant in f16 ftz: mode zero without infinities (e2m1 k = 1)",
+          "[solver][exhaustive][post2]") {
+  // Below xa = 113 rnd(2^sa) is +0 (ftz f16: 2^-14 is the smallest power kept) and, up to
+  // xb = 112, dequant's leaves all flush: mode zero (post2 the base) describes the trees, but
+  // its root step fails on an infinite tree value (post2: inf 0 = NaN, dequant keeps the
+  // infinity) that no input reaches; mode zero without infinities proves those regions (the
+  // scaled invariant's leaf step fails there). Before it, the unrolled queries decided them
+  // (e2m3 x e2m1 k = 32 fused: 105 s, now 20 s).
+  PairQuery q = query("e2m1", 1, "seq", Placement::Post2, Placement::Dequant, Relation::Value, "f16");
+  q.cfg.acc.subnormals = Subnormals::FTZ;
+  q.obligations = true;  // as `mxcert table`
+  engine::SolverTableOptions opt;
+  opt.timeout = 300;
+  opt.unrolledAtOneProduct = false;  // the induction's k = 1 steps, as at k >= 2
+  engine::SolverTableResult s = engine::runSolverTable(q, opt);
+  REQUIRE(s.complete());
+  REQUIRE(s.agree == engine::runExhaustive(q).agree);
+  checkWitnesses(q, s);
+  size_t zeroNoInf = 0;
+  for (const engine::ProofRecord &p : s.proofs)
+    zeroNoInf += p.step && p.inv.mode == InvariantMode::Zero && p.inv.noInf ? 1 : 0;
+  CHECK(zeroNoInf >= 2);  // leaf and root1 of at least one region
+  nlohmann::json j = certs::toJson(engine::certificateOf(q, s));
+  CHECK(check::checkCertificate(certs::certificateFromJson(j), check::CheckOptions{}).holds());
+}
+
 TEST_CASE("solver = exhaustive: post2/post in f16 rtz (e2m1 k = 1)", "[solver][exhaustive][post2]") {
   // rtz's rnd(2^16) is the finite 65504: post2's "above" arm rounds V 65504 (V < 2 there: N
   // bounded by d.within, models/placement.h) and the result is compared with post's at a
