@@ -77,7 +77,8 @@ std::vector<std::pair<CVal, std::pair<unsigned, unsigned>>> distinctProducts(con
 
 /// Structured candidate inputs (docs/solver.md): extreme products in a few leaves, the
 /// largest non-root subtree filled with maxima against negated maxima, n maximal products for
-/// every n, products of every binade, and the zero block.
+/// every n, products of every binade, the zero block, and an infinite element beside the
+/// smallest and the largest element of the other side.
 std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(const ModelConfig &c) {
   const int k = c.k();
   const Extremes x = extremes(c);
@@ -231,6 +232,38 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(co
   // e3m2 k = 32 fused f16 ftz post2/dequant: 13,873 pairs at xa >= 135, xb >= 139 were left
   // to unrolled 32-leaf queries, one of which ran out of 52 s).
   out.push_back(blank());
+  // An infinite element (e5m2's) beside the other side's smallest and largest positive
+  // element, +0 elsewhere. post2's tree value is then an infinity, which its scaling by a +0
+  // factor (rnd(2^s) = +0: s below the accumulator's range, or flushed under ftz) makes NaN,
+  // while dequant's leaf rnd(2^sa inf) rnd(2^sb b) stays infinite where the other factor does
+  // not round to zero (the largest b), and is NaN where it does (the smallest b) while post2's
+  // factors may both be nonzero; pre's and post's results stay infinite. Every input above
+  // is finite, so these pairs were left to unrolled k-leaf queries (e5m2 x e2m3 k = 32 fused
+  // bf16 rtz ftz post2/dequant value: the pair xa = xb = 0 and the edges xa = 0, xb = 0).
+  {
+    ConcreteDomain d;
+    auto infCode = [&](const ElementFormat &f) -> std::optional<unsigned> {
+      for (unsigned code = 1; code < f.numCodes() / 2; ++code) {
+        const CVal v = decodeElement(d, f, Integer(int64_t(code)));
+        if (v.inf && !v.nan) return code;
+      }
+      return std::nullopt;
+    };
+    if (const std::optional<unsigned> ia = infCode(c.a))
+      for (unsigned cb : {x.bmin, x.bmax}) {
+        auto p = blank();
+        p.first[0] = *ia;
+        p.second[0] = cb;
+        out.push_back(p);
+      }
+    if (const std::optional<unsigned> ib = infCode(c.b))
+      for (unsigned ca : {x.amin, x.amax}) {
+        auto p = blank();
+        p.first[0] = ca;
+        p.second[0] = *ib;
+        out.push_back(p);
+      }
+  }
   return out;
 }
 
@@ -556,6 +589,10 @@ constexpr long kRootScanEvaluations = 4'000'000;
 constexpr long kRootScanFirstPairs = 64;
 
 }  // namespace
+
+std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> structuredInputs(const ModelConfig &c) {
+  return patterns(c);
+}
 
 namespace {
 /// One query (a whole block, or an induction step when sq.step is set) on `region`.

@@ -111,6 +111,12 @@ CexSearch searchCounterexample(const PairQuery &q, const Region &region, smt::Ba
 /// e8m0 (NVFP4's e4m3 scales are no powers of two). Every placement pair has an invariant to
 /// try (post2's tree values are post's: models/induction.h, sideScale).
 std::string anyOrderUnsupported(const PairQuery &q);
+/// The structured candidate inputs of the table engine's step 2 (docs/solver.md, "The table
+/// engine"), as (a codes, b codes) of c's k leaves: extreme products in a few leaves, maxima
+/// against negated maxima, n maximal products, products of every binade, the zero block, and
+/// an infinite element beside the other side's smallest and largest element. Candidates only:
+/// each refutes a pair only once the reference evaluator confirms it (witnessDisagrees).
+std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> structuredInputs(const ModelConfig &c);
 /// The invariants tried on a region of an any-order question, in order (models/induction.h):
 /// mode Equal (when both sides carry the same scale), mode Scaled, then (when the base is
 /// post or post2 and the other side pre or dequant) mode Zero; where no element is an
