@@ -121,8 +121,9 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> structuredI
 /// mode Equal (when both sides carry the same scale), mode Scaled, then (when the base is
 /// post or post2 and the other side pre or dequant) mode Zero; where no element is an
 /// infinity, last Scaled and then Zero without infinities (Invariant::noInf; proveAnyOrder
-/// tries each only after the same mode's root step failed on an infinite value). The unit U is rounded up where some n U
-/// (n <= k) is not representable in the accumulator (docs/bounds.md).
+/// tries each only after the same mode's root step failed on an infinite value). The unit U
+/// is rounded up where some n U (n <= k) is not representable in the accumulator
+/// (docs/bounds.md).
 std::vector<Invariant> candidateInvariants(const PairQuery &q);
 /// The outcome of proving a region for every tree.
 struct InductionCheck {
