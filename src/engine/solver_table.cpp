@@ -811,7 +811,7 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
     // post2 with sa below the accumulator's range), the zero invariant's root step fails on an
     // infinite tree value (post2's NaN against dequant's infinity) that no input reaches
     // (e2m3 x e2m1 k = 32 fused f16 ftz post2/dequant value, xa <= 112: the scaled invariant's
-    // leaf step fails there, and the unrolled 32-leaf queries took 6-30 s per region).
+    // leaf step fails there, and the unrolled 32-leaf queries took 2-30 s per region).
     if ((base == Placement::Post || base == Placement::Post2) && scaled(other)) {
       Invariant zeroFinite = finite;
       zeroFinite.mode = InvariantMode::Zero;
