@@ -243,6 +243,7 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> patterns(co
   {
     ConcreteDomain d;
     auto infCode = [&](const ElementFormat &f) -> std::optional<unsigned> {
+      if (!f.hasInf()) return std::nullopt;
       for (unsigned code = 1; code < f.numCodes() / 2; ++code) {
         const CVal v = decodeElement(d, f, Integer(int64_t(code)));
         if (v.inf && !v.nan) return code;
@@ -788,7 +789,8 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
   // the base does not (post, or post2, whose leaves are post's; e2m1 k = 2 f32 rtz pre/post2
   // value: where pre's leaves all truncate to zero, e <= -156, the scaled invariant's leaf
   // step fails and the unrolled query took 7.7 s).
-  if ((base == Placement::Post || base == Placement::Post2) && scaled(other)) {
+  const bool zeroApplies = (base == Placement::Post || base == Placement::Post2) && scaled(other);
+  if (zeroApplies) {
     Invariant zero = inv;
     zero.mode = InvariantMode::Zero;
     out.push_back(zero);
@@ -798,12 +800,7 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
   // region the others prove keeps their proofs; one where the scaled invariant's root step
   // failed on an infinite tree value (post2's +0 scaling makes it NaN, post keeps it) may now
   // be proven. proveAnyOrder tries it only after such a failure.
-  auto hasInf = [&](const ElementFormat &f) {
-    for (unsigned c = 0; c < f.numCodes(); ++c)
-      if (decodeElement(d, f, Integer(int64_t(c))).inf) return true;
-    return false;
-  };
-  if (!hasInf(q.cfg.a) && !hasInf(q.cfg.b)) {
+  if (!q.cfg.a.hasInf() && !q.cfg.b.hasInf()) {
     Invariant finite = inv;
     finite.noInf = true;
     out.push_back(finite);
@@ -812,7 +809,7 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
     // infinite tree value (post2's NaN against dequant's infinity) that no input reaches
     // (e2m3 x e2m1 k = 32 fused f16 ftz post2/dequant value, xa <= 112: the scaled invariant's
     // leaf step fails there, and the unrolled 32-leaf queries took 2-30 s per region).
-    if ((base == Placement::Post || base == Placement::Post2) && scaled(other)) {
+    if (zeroApplies) {
       Invariant zeroFinite = finite;
       zeroFinite.mode = InvariantMode::Zero;
       out.push_back(zeroFinite);
