@@ -299,9 +299,10 @@ typename D::Bool valueAtLeastPow2(D &d, const typename D::Int &N, const Interval
 /// The case split: (1) the exact case — N has at most p significant bits above its known
 /// trailing zeros and N * 2^X is on the subnormal grid — needs no division at all and is the
 /// same arm whatever the binade; (2) one arm per normal binade that needs rounding; (3) the
-/// off-grid subnormal cases, one per exponent value (or a single arm when everything rounds
-/// to zero). Arms the abstract ranges of N and X exclude are not generated. Overflow is one
-/// test on the merged rounded value (see `complete`), not one per arm.
+/// off-grid subnormal cases, one per exponent value (or a single arm for the exponents where
+/// everything rounds to zero, or under FTZ is flushed). Arms the abstract ranges of N and X
+/// exclude are not generated. Overflow is one test on the merged rounded value (see
+/// `complete`), not one per arm.
 template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   using Int = typename D::Int;
   using Bool = typename D::Bool;
@@ -462,12 +463,23 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   }
 
   // 3. Subnormal and off the grid (X < emin - p + 1 - tz, X + m < emin): drop
-  //    s = emin - p + 1 - X > tz bits; when s >= m + 2 the result is zero.
+  //    s = emin - p + 1 - X > tz bits; when s >= m + 2 the result is zero. Under FTZ more
+  //    of these arms are zero: the value is below 2^(X + m + 1), and rounding it onto the
+  //    subnormal grid (multiples of the quantum 2^(emin - p + 1)) gives at most the larger
+  //    of that power of two and the quantum under RNE (both are on the grid; rounding is
+  //    monotone), and never more than the value under RTZ. The quantum is below 2^emin
+  //    (p >= 2). So for X + m + 1 <= emin - 1 (RNE) or X + m + 1 <= emin (RTZ) the rounded
+  //    value is below 2^emin and flushed: one zero arm for those exponents,
+  //    instead of one rounding arm per exponent whose flush test then gives the same zero
+  //    (a post2 root scaled far below 2^emin in f32 split into hundreds of such arms). RTZ
+  //    leaves no rounding arm at all; RNE one per binade, X = emin - m - 1, the values in
+  //    [2^(emin-1), 2^emin) that may round up to 2^emin.
   for (unsigned m = mLo; m <= mHi; ++m) {
     const int64_t mi = int64_t(m);
     const int64_t subTop = std::min<int64_t>(int64_t(emin) - mi - 1, gridX - 1);
     if (xr.lo > I(subTop)) continue;
-    const int64_t zeroHi = int64_t(emin) - p - 1 - mi;  // s >= m + 2
+    const int64_t zeroHi = std::min<int64_t>(
+        subTop, !ftz ? int64_t(emin) - p - 1 - mi : int64_t(emin) - mi - (rne ? 2 : 1));  // s >= m + 2, or flushed
     Bool inB = inBinade(d, v.N, nr, m);
     if (xr.lo <= I(zeroHi)) sel.when(d.land(inB, d.le(v.X, L(I(zeroHi)))), zeroRes);
     const int64_t encLo = std::max<int64_t>(zeroHi + 1, xr.lo.fitsInt64() ? xr.lo.toInt64() : zeroHi + 1);

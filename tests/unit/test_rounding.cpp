@@ -391,6 +391,48 @@ TEST_CASE("roundAcc: random exact values against native float/double and a refer
   CHECK(compared == 4 * 4 * 40000);
 }
 
+TEST_CASE("roundAcc under FTZ and DAZ: every value near 2^emin against the reference", "[rounding][ftz]") {
+  // The subnormal arms of roundAcc under FTZ (models/arith.h, section 3): for binade m the
+  // exponents X <= emin - m - 2 (RNE) or X <= emin - m - 1 (RTZ) are one zero arm, the rest
+  // round onto the grid and then flush. Every significand of up to p + 3 bits with its value
+  // between 2^(emin - p - 3) and 2^(emin + 1), both signs, against the reference rounding.
+  const struct {
+    const char *name;
+    RefAcc ref;
+  } fmts[] = {{"bf16", {8, -126, 127}}, {"f16", {11, -14, 15}}};
+  long compared = 0, bad = 0, flushed = 0, kept = 0;
+  for (const auto &fm : fmts)
+    for (Rounding r : {RNE, RTZ})
+      for (Subnormals s : {FTZ, Subnormals::DAZ}) {
+        const AccSpec acc = accSpec(fm.name, r, s);
+        const int p = fm.ref.p;
+        for (uint64_t n = 1; n < (uint64_t(1) << (p + 3)); ++n) {
+          const int m = int(Integer::fromU64(n).msb());
+          for (int top = fm.ref.emin - p - 3; top <= fm.ref.emin; ++top) {  // value in [2^top, 2^(top+1))
+            const int X = top - m;
+            for (bool neg : {false, true}) {
+              const CVal out = rnd(fv(neg, Integer::fromU64(n), X), acc);
+              const long double exact = (neg ? -1 : 1) * std::ldexp((long double)n, X);
+              const long double want = refRound(exact, fm.ref, r == RNE, true);
+              const long double got = asLongDouble(out);
+              const bool ok = got == want && std::signbit(got) == std::signbit(want) && !out.nan;
+              ++compared;
+              (want == 0 ? flushed : kept) += 1;
+              if (!ok && bad++ < 10)
+                FAIL_CHECK(fm.name << " " << toString(r) << " " << toString(s) << ": round " << (neg ? "-" : "+")
+                                   << n << "*2^" << X << " -> " << describe(out) << ", reference " << (double)want);
+            }
+          }
+        }
+      }
+  CHECK(bad == 0);
+  // Both outcomes occur: values flushed to zero, and values that round up into 2^emin (RNE)
+  // or lie at or above it.
+  CHECK(flushed > 0);
+  CHECK(kept > 0);
+  CHECK(compared == 2 * 2 * ((int64_t(1) << 11) - 1) * 12 * 2 + 2 * 2 * ((int64_t(1) << 14) - 1) * 15 * 2);
+}
+
 TEST_CASE("exact sums: zero signs", "[rounding][sum]") {
   for (Rounding r : {RNE, RTZ})
     for (Subnormals s : {KEEP, FTZ}) {
