@@ -14,6 +14,7 @@
 #include "models/select.h"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 namespace mxcert {
@@ -299,8 +300,8 @@ typename D::Bool valueAtLeastPow2(D &d, const typename D::Int &N, const Interval
 /// The case split: (1) the exact case — N has at most p significant bits above its known
 /// trailing zeros and N * 2^X is on the subnormal grid — needs no division at all and is the
 /// same arm whatever the binade; (2) one arm per normal binade that needs rounding; (3) the
-/// off-grid subnormal cases, one per exponent value (or a single arm for the exponents where
-/// everything rounds to zero, or under FTZ is flushed). Arms the abstract ranges of N and X
+/// off-grid subnormal cases, one per exponent value whatever the binade (after one arm per
+/// binade for the exponents where everything rounds to zero, or under FTZ is flushed). Arms the abstract ranges of N and X
 /// exclude are not generated. Overflow is one test on the merged rounded value (see
 /// `complete`), not one per arm.
 template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
@@ -355,8 +356,8 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   // Drop s >= 1 bits of N with the rounding mode: returns (q + up) * 2^s. Needed only in
   // the arm `inArm`, where N lies in binade m, so q = floor(N / 2^s) lies in
   // [2^m >> s, (2^(m+1) - 1) >> s].
-  auto dropBits = [&](unsigned s, const Bool &inArm, unsigned m) -> Int {
-    DivMod<Int> qr = d.divPow2Within(v.N, s, inArm, Integer::pow2(m) >> s, (Integer::pow2(m + 1) - 1) >> s);
+  auto dropBitsIn = [&](unsigned s, const Bool &inArm, const Integer &qlo, const Integer &qhi) -> Int {
+    DivMod<Int> qr = d.divPow2Within(v.N, s, inArm, qlo, qhi);
     if (!rne) return d.mulc(qr.q, Integer::pow2(s));
     const Integer half = Integer::pow2(s - 1);
     Bool above = d.lt(L(half), qr.r);
@@ -364,6 +365,9 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     Bool qOdd = d.eq(d.divPow2(qr.q, 1).r, L(1));
     Bool up = d.lor(above, d.land(tie, qOdd));
     return d.mulc(d.add(qr.q, d.ite(up, L(1), L(0))), Integer::pow2(s));
+  };
+  auto dropBits = [&](unsigned s, const Bool &inArm, unsigned m) -> Int {
+    return dropBitsIn(s, inArm, Integer::pow2(m) >> s, (Integer::pow2(m + 1) - 1) >> s);
   };
 
   if (nr.hi.sign() <= 0) return finish(sel.result());
@@ -474,6 +478,16 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   //    (a post2 root scaled far below 2^emin in f32 split into hundreds of such arms). RTZ
   //    leaves no rounding arm at all; RNE one per binade, X = emin - m - 1, the values in
   //    [2^(emin-1), 2^emin) that may round up to 2^emin.
+  //    The zero arms come first, one per binade. The rounding arms are one per exponent X for
+  //    all binades together: N < 2^(emin - X) (the value is below 2^emin) is all dropping
+  //    s bits needs, with q in [0, 2^(p-1)) (floor of N / 2^s for N < 2^(emin - X)). One
+  //    arm per binade and exponent would repeat the same division per binade: over a wide N
+  //    (a tree value scaled by a variable exponent, binades times p + 1 arms, each with a
+  //    division and its quotient fact) that made hundreds of arms where about p + binades do.
+  //    A value an earlier zero arm took satisfies a later arm's condition too; the select
+  //    takes the first arm that holds, and the division's range holds for every N below
+  //    2^(emin - X), so nothing else changes.
+  int64_t armLo = std::numeric_limits<int64_t>::max(), armHi = std::numeric_limits<int64_t>::min();
   for (unsigned m = mLo; m <= mHi; ++m) {
     const int64_t mi = int64_t(m);
     const int64_t subTop = std::min<int64_t>(int64_t(emin) - mi - 1, gridX - 1);
@@ -484,17 +498,25 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     if (xr.lo <= I(zeroHi)) sel.when(d.land(inB, d.le(v.X, L(I(zeroHi)))), zeroRes);
     const int64_t encLo = std::max<int64_t>(zeroHi + 1, xr.lo.fitsInt64() ? xr.lo.toInt64() : zeroHi + 1);
     const int64_t encHi = std::min<int64_t>(subTop, xr.hi.fitsInt64() ? xr.hi.toInt64() : subTop);
-    for (int64_t x = encLo; x <= encHi; ++x) {
-      const Bool arm = d.land(inB, d.eq(v.X, L(I(x))));
-      sel.when(arm, [&] {
-        const unsigned s = unsigned(int64_t(emin) - p + 1 - x);  // in [tz + 1, m + 1]
-        Int nr2 = dropBits(s, arm, m);
-        if (!ftz) return finiteVal(d, neg, nr2, v.X);
-        // FTZ: below 2^emin = 2^(emin - x) units becomes zero.
-        Bool tiny = d.lt(nr2, L(Integer::pow2(unsigned(int64_t(emin) - x))));
-        return finiteVal(d, neg, d.ite(tiny, L(0), nr2), v.X);
-      });
+    if (encLo <= encHi) {
+      armLo = std::min(armLo, encLo);
+      armHi = std::max(armHi, encHi);
     }
+  }
+  for (int64_t x = armLo; x <= armHi; ++x) {
+    const unsigned top = unsigned(int64_t(emin) - x);  // below 2^emin: N < 2^top
+    const Integer limit = Integer::pow2(top);
+    Bool arm = d.eq(v.X, L(I(x)));
+    if (nr.hi >= limit) arm = d.land(arm, d.lt(v.N, L(limit)));
+    sel.when(arm, [&] {
+      const unsigned s = unsigned(int64_t(emin) - p + 1 - x);
+      const Integer nHi = min(nr.hi, limit - 1);
+      Int nr2 = dropBitsIn(s, arm, nlo >> s, nHi >> s);
+      if (!ftz) return finiteVal(d, neg, nr2, v.X);
+      // FTZ: below 2^emin = 2^(emin - x) units becomes zero.
+      Bool tiny = d.lt(nr2, L(limit));
+      return finiteVal(d, neg, d.ite(tiny, L(0), nr2), v.X);
+    });
   }
   return complete(sel.result());
 }
