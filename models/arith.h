@@ -301,9 +301,9 @@ typename D::Bool valueAtLeastPow2(D &d, const typename D::Int &N, const Interval
 /// trailing zeros and N * 2^X is on the subnormal grid — needs no division at all and is the
 /// same arm whatever the binade; (2) one arm per normal binade that needs rounding; (3) the
 /// off-grid subnormal cases, one per exponent value whatever the binade (after one arm per
-/// binade for the exponents where everything rounds to zero, or under FTZ is flushed). Arms the abstract ranges of N and X
-/// exclude are not generated. Overflow is one test on the merged rounded value (see
-/// `complete`), not one per arm.
+/// binade for the exponents where everything rounds to zero, or under FTZ is flushed). Arms
+/// the abstract ranges of N and X exclude are not generated. Overflow is one test on the
+/// merged rounded value (see `complete`), not one per arm.
 template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   using Int = typename D::Int;
   using Bool = typename D::Bool;
@@ -354,8 +354,8 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     return finiteVal(d, neg, L(Integer::pow2(p) - 1), L(I(emax - p + 1)));
   };
   // Drop s >= 1 bits of N with the rounding mode: returns (q + up) * 2^s. Needed only in
-  // the arm `inArm`, where N lies in binade m, so q = floor(N / 2^s) lies in
-  // [2^m >> s, (2^(m+1) - 1) >> s].
+  // the arm `inArm`, where q = floor(N / 2^s) lies in [qlo, qhi] (dropBitsIn); dropBits:
+  // where N lies in binade m, so q lies in [2^m >> s, (2^(m+1) - 1) >> s].
   auto dropBitsIn = [&](unsigned s, const Bool &inArm, const Integer &qlo, const Integer &qhi) -> Int {
     DivMod<Int> qr = d.divPow2Within(v.N, s, inArm, qlo, qhi);
     if (!rne) return d.mulc(qr.q, Integer::pow2(s));
@@ -509,7 +509,8 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
     Bool arm = d.eq(v.X, L(I(x)));
     if (nr.hi >= limit) arm = d.land(arm, d.lt(v.N, L(limit)));
     sel.when(arm, [&] {
-      const unsigned s = unsigned(int64_t(emin) - p + 1 - x);
+      const unsigned s = unsigned(int64_t(emin) - p + 1 - x);  // >= tz + 1 (x <= gridX - 1)
+      // nlo < limit: x <= emin - mLo - 1, so limit >= 2^(mLo + 1) > nlo.
       const Integer nHi = min(nr.hi, limit - 1);
       Int nr2 = dropBitsIn(s, arm, nlo >> s, nHi >> s);
       if (!ftz) return finiteVal(d, neg, nr2, v.X);
