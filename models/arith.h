@@ -473,10 +473,10 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   //    of that power of two and the quantum under RNE (both are on the grid; rounding is
   //    monotone), and never more than the value under RTZ. The quantum is below 2^emin
   //    (p >= 2). So for X + m + 1 <= emin - 1 (RNE) or X + m + 1 <= emin (RTZ) the rounded
-  //    value is below 2^emin and flushed: one zero arm for those exponents,
-  //    instead of one rounding arm per exponent whose flush test then gives the same zero
-  //    (a post2 root scaled far below 2^emin in f32 split into hundreds of such arms). RTZ
-  //    leaves no rounding arm at all; RNE one per binade, X = emin - m - 1, the values in
+  //    value is below 2^emin and flushed: one zero arm for those exponents, instead of one
+  //    rounding arm per exponent whose flush test then gives the same zero (a post2 root
+  //    scaled far below 2^emin in f32 split into hundreds of such arms). RTZ leaves no
+  //    rounding arm at all; RNE one per binade, X = emin - m - 1, the values in
   //    [2^(emin-1), 2^emin) that may round up to 2^emin.
   //    The zero arms come first, one per binade. The rounding arms are one per exponent X for
   //    all binades together: N < 2^(emin - X) (the value is below 2^emin) is all dropping

@@ -203,8 +203,8 @@ TEST_CASE("decided facts proven in groups of at most 64: an f16 rtz root step wi
   // disjunction cvc5 took 41.8 s, in groups of 64 at most 1.3 s each. Since FTZ's subnormal
   // arms below 2^(emin - 1) are one zero arm, models/arith.h, that step has 5.) The scaled
   // invariant's root step of e5m2 k = 32 f16 rtz pre/post over e -150..-100 has over 128:
-  // every decided fact is in exactly one of the last phases (at least three groups), in order, and
-  // cvc5 proves the whole step.
+  // every decided fact is in exactly one of the last phases (at least three groups), in
+  // order, and cvc5 proves the whole step.
   AccSpec acc{*findAccFormat("f16"), Rounding::RTZ, Subnormals::Keep};
   const PairQuery pq{ModelConfig{*findElementFormat("e5m2"), *findElementFormat("e5m2"), acc, Tree::seq(32)},
                      Placement::Pre, Placement::Post, Relation::Bitwise, nullptr, false, {}};

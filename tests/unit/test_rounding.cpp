@@ -112,6 +112,23 @@ long double asLongDouble(const CVal &v) {
   return v.neg ? -r : r;
 }
 
+/// An accumulator format by name with its reference parameters.
+struct RefFormat {
+  const char *name;
+  RefAcc ref;
+};
+/// The accumulator formats the reference comparisons cover.
+const RefFormat kRefFormats[] = {{"f32", {24, -126, 127}}, {"bf16", {8, -126, 127}}, {"f16", {11, -14, 15}},
+                                 {"f64", {53, -1022, 1023}}};
+
+/// Whether roundAcc's result `out` for the exact value `exact` is the reference rounding's,
+/// sign of a zero included (FTZ and DAZ flush alike); `want` receives the reference value.
+bool matchesReference(const CVal &out, long double exact, const RefAcc &ref, const AccSpec &acc, long double &want) {
+  want = refRound(exact, ref, acc.rounding == Rounding::RNE, acc.subnormals != Subnormals::Keep);
+  const long double got = asLongDouble(out);
+  return got == want && std::signbit(got) == std::signbit(want) && !out.nan;
+}
+
 /// Converts a double to float with the given rounding mode (RTZ through fesetround).
 float nativeToFloat(double x, bool rne) {
   volatile double in = x;
@@ -337,13 +354,8 @@ TEST_CASE("roundAcc: specials and zeros pass through unchanged", "[rounding]") {
 
 TEST_CASE("roundAcc: random exact values against native float/double and a reference", "[rounding]") {
   std::mt19937_64 rng(77);
-  const struct {
-    const char *name;
-    RefAcc ref;
-  } fmts[] = {{"f32", {24, -126, 127}}, {"bf16", {8, -126, 127}}, {"f16", {11, -14, 15}},
-              {"f64", {53, -1022, 1023}}};
   long compared = 0, bad = 0;
-  for (const auto &fm : fmts) {
+  for (const RefFormat &fm : kRefFormats) {
     for (Rounding r : {RNE, RTZ})
       for (Subnormals s : {KEEP, FTZ}) {
         const AccSpec acc = accSpec(fm.name, r, s);
@@ -367,9 +379,8 @@ TEST_CASE("roundAcc: random exact values against native float/double and a refer
           const bool neg = rng() & 1;
           const CVal out = rnd(fv(neg, Integer::fromU64(n), X), acc);
           const long double exact = (neg ? -1 : 1) * std::ldexp((long double)n, X);
-          const long double want = refRound(exact, fm.ref, r == RNE, s == FTZ);
-          const long double got = asLongDouble(out);
-          bool ok = got == want && std::signbit(got) == std::signbit(want) && !out.nan;
+          long double want;
+          bool ok = matchesReference(out, exact, fm.ref, acc, want);
           // Native conversions: one IEEE rounding (subnormals kept).
           if (s == KEEP && std::string(fm.name) == "f32" && nb <= 53) {
             const float nat = nativeToFloat(std::ldexp(double(n) * (neg ? -1 : 1), X), r == RNE);
@@ -398,12 +409,9 @@ TEST_CASE("roundAcc near 2^emin: every value against the reference (keep, FTZ, D
   // per exponent X for every binade at once (N < 2^(emin - X)), each rounding onto the grid
   // (and flushing under FTZ). Every significand of up to p + 3 bits with its value between
   // 2^(emin - p - 3) and 2^(emin + 1), both signs, against the reference rounding.
-  const struct {
-    const char *name;
-    RefAcc ref;
-  } fmts[] = {{"bf16", {8, -126, 127}}, {"f16", {11, -14, 15}}};
   long compared = 0, bad = 0, flushed = 0, kept = 0;
-  for (const auto &fm : fmts)
+  for (const RefFormat &fm : kRefFormats) {
+    if (std::string(fm.name) != "bf16" && std::string(fm.name) != "f16") continue;
     for (Rounding r : {RNE, RTZ})
       for (Subnormals s : {KEEP, FTZ, Subnormals::DAZ}) {
         const AccSpec acc = accSpec(fm.name, r, s);
@@ -415,9 +423,8 @@ TEST_CASE("roundAcc near 2^emin: every value against the reference (keep, FTZ, D
             for (bool neg : {false, true}) {
               const CVal out = rnd(fv(neg, Integer::fromU64(n), X), acc);
               const long double exact = (neg ? -1 : 1) * std::ldexp((long double)n, X);
-              const long double want = refRound(exact, fm.ref, r == RNE, s != KEEP);
-              const long double got = asLongDouble(out);
-              const bool ok = got == want && std::signbit(got) == std::signbit(want) && !out.nan;
+              long double want;
+              const bool ok = matchesReference(out, exact, fm.ref, acc, want);
               ++compared;
               (want == 0 ? flushed : kept) += 1;
               if (!ok && bad++ < 10)
@@ -427,6 +434,7 @@ TEST_CASE("roundAcc near 2^emin: every value against the reference (keep, FTZ, D
           }
         }
       }
+  }
   CHECK(bad == 0);
   // Both outcomes occur: values that round or flush to zero, and values that do not.
   CHECK(flushed > 0);
