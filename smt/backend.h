@@ -42,8 +42,12 @@ public:
   virtual std::string name() const = 0;
   /// The solver's version string.
   virtual std::string version() const = 0;
-  /// Checks the store's assertions; `timeoutSec` <= 0 means no limit.
-  virtual CheckResult check(const TermStore &store, double timeoutSec) = 0;
+  /// Checks the store's assertions; `timeoutSec` <= 0 means no limit. By default every phase
+  /// in order, each with checkPhase (checkEveryPhase).
+  virtual CheckResult check(const TermStore &store, double timeoutSec);
+  /// Checks one phase of the store's query (smt/term.h; -1: the whole query, when it has one
+  /// phase) as one solver call.
+  virtual CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) = 0;
 };
 
 /// Checks every phase of the store's query (smt/term.h) with `checkPhase(phase, secondsLeft)`
@@ -53,10 +57,16 @@ public:
 CheckResult checkEveryPhase(const TermStore &store, double timeoutSec,
                             const std::function<CheckResult(int, double)> &checkPhase);
 
+/// The same for the phases `phases` only, in that order (a share of the phases, checked in a
+/// process of its own: isolate()'s `jobs`).
+CheckResult checkPhases(const std::vector<int> &phases, double timeoutSec,
+                        const std::function<CheckResult(int, double)> &checkPhase);
+
 /// Names of the solvers this build links ("cvc5", "z3").
 std::vector<std::string> availableSolvers();
 /// A new backend for a solver name; nullptr when unknown or not built. Its checks run in a
-/// child process with a hard time limit (smt/isolated.h).
-std::unique_ptr<Backend> makeBackend(const std::string &solver);
+/// child process with a hard time limit (smt/isolated.h), the fact phases of a query with many
+/// in up to `jobs` processes side by side (isolate()).
+std::unique_ptr<Backend> makeBackend(const std::string &solver, int jobs = 1);
 
 }  // namespace mxcert::smt

@@ -25,11 +25,6 @@ public:
     return s.getVersion();
   }
 
-  CheckResult check(const TermStore &store, double timeoutSec) override {
-    return checkEveryPhase(store, timeoutSec,
-                           [&](int phase, double left) { return checkPhase(store, phase, left); });
-  }
-
   /// One phase. The fact phases (phase > 0) run with justification-based decisions: about a
   /// quarter faster there (docs/benchmarks.md). The goal's phase (0, or -1 for a one-phase
   /// query) runs with cvc5's default settings for kJustificationAfterSec; when they have not
@@ -39,7 +34,7 @@ public:
   /// k = 32 bf16 rtz leaf step takes 25-39 s by default and 9 s by justification, an e4m3 x e2m1
   /// f16 ftz post2/post root step 2 s by default and over 98 s by justification. Most goals
   /// take well under a second, and for them no process is started.
-  CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) {
+  CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) override {
     if (phase > 0) return solvePhase(store, phase, timeoutSec, true);
     const bool limited = timeoutSec > 0;
     const double first = limited ? std::min(timeoutSec, kJustificationAfterSec) : kJustificationAfterSec;

@@ -90,16 +90,43 @@ CheckResult &unknown(CheckResult &r, Clock::time_point t0, const std::string &wh
 
 class IsolatedBackend : public Backend {
 public:
-  explicit IsolatedBackend(std::unique_ptr<Backend> inner) : inner_(std::move(inner)) {}
+  IsolatedBackend(std::unique_ptr<Backend> inner, int jobs) : inner_(std::move(inner)), jobs_(std::max(jobs, 1)) {}
   std::string name() const override { return inner_->name(); }
   std::string version() const override { return inner_->version(); }
   CheckResult check(const TermStore &store, double timeoutSec) override {
     if (constantFalseQuery(store)) return inner_->check(store, timeoutSec);
-    return runIsolated([&] { return inner_->check(store, timeoutSec); }, timeoutSec);
+    const int factPhases = store.phaseCount() - 1;
+    if (jobs_ <= 1 || factPhases < kMinParallelFactPhases)
+      return runIsolated([&] { return inner_->check(store, timeoutSec); }, timeoutSec);
+    // The goal's phase first, in a child of its own (a model there is a counterexample
+    // candidate: it must be the answer, whatever the facts say), then the facts side by side.
+    const auto t0 = Clock::now();
+    CheckResult goal = runIsolated([&] { return inner_->checkPhase(store, 0, timeoutSec); }, timeoutSec);
+    if (goal.verdict != Verdict::Unsat) {
+      goal.phase = 0;
+      return goal;
+    }
+    double left = timeoutSec;
+    if (timeoutSec > 0) left = std::max(0.001, timeoutSec - std::chrono::duration<double>(Clock::now() - t0).count());
+    const int n = std::min(jobs_, factPhases);
+    std::vector<std::function<CheckResult()>> works;
+    for (int i = 0; i < n; ++i)
+      works.push_back([this, &store, left, i, n, factPhases]() {
+        std::vector<int> phases;
+        for (int p = 1 + i; p <= factPhases; p += n) phases.push_back(p);
+        return checkPhases(phases, left, [&](int p, double l) { return inner_->checkPhase(store, p, l); });
+      });
+    CheckResult facts = allIsolated(works, left);
+    facts.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    return facts;
+  }
+  CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) override {
+    return runIsolated([&] { return inner_->checkPhase(store, phase, timeoutSec); }, timeoutSec);
   }
 
 private:
   std::unique_ptr<Backend> inner_;
+  int jobs_ = 1;  ///< processes for the fact phases of one query
 };
 
 }  // namespace
@@ -215,6 +242,31 @@ CheckResult finishChild(Child &c, bool killed, double timeoutSec, Clock::time_po
   return out;
 }
 
+/// Waits at most `waitMs` for output from the running children and reads what arrived.
+/// Returns the indices of the children whose pipe has ended (they are done: finishChild), in
+/// order; none when the wait was interrupted by a signal. A failed wait sets `error`.
+std::vector<size_t> readChildren(std::vector<Child> &running, long long waitMs, std::string &error) {
+  std::vector<size_t> done;
+  std::vector<pollfd> ps;
+  for (const Child &c : running) ps.push_back(pollfd{c.fd, POLLIN, 0});
+  const int pr = ::poll(ps.data(), ps.size(), int(waitMs));
+  if (pr < 0) {
+    if (errno != EINTR) error = std::string("cannot wait for the solver process: ") + std::strerror(errno);
+    return done;
+  }
+  for (size_t i = 0; i < ps.size(); ++i) {
+    if (!(ps[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+    char buf[65536];
+    const ssize_t n = ::read(running[i].fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n > 0)
+      running[i].text.append(buf, size_t(n));
+    else
+      done.push_back(i);  // EOF (or an error): this child is done
+  }
+  return done;
+}
+
 }  // namespace
 
 CheckResult runIsolated(const std::function<CheckResult()> &work, double timeoutSec) {
@@ -273,25 +325,14 @@ CheckResult raceIsolated(const std::vector<Entrant> &entrants, double timeoutSec
     if (next < entrants.size())
       waitMs = std::max<long long>(
           0, std::min<long long>(waitMs, std::chrono::duration_cast<std::chrono::milliseconds>(startAt(next) - now).count() + 1));
-    std::vector<pollfd> ps;
-    for (const Child &c : running) ps.push_back(pollfd{c.fd, POLLIN, 0});
-    const int pr = ::poll(ps.data(), ps.size(), int(waitMs));
-    if (pr < 0 && errno == EINTR) continue;
-    if (pr < 0) {
+    std::string error;
+    const std::vector<size_t> done = readChildren(running, waitMs, error);
+    if (!error.empty()) {
       killAll();
       out = CheckResult{};
-      return unknown(out, t0, std::string("cannot wait for the solver process: ") + std::strerror(errno));
+      return unknown(out, t0, error);
     }
-    for (size_t i = 0; i < ps.size(); ++i) {
-      if (!(ps[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      char buf[65536];
-      const ssize_t n = ::read(running[i].fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n > 0) {
-        running[i].text.append(buf, size_t(n));
-        continue;
-      }
-      // EOF (or an error): this child is done.
+    for (size_t i : done) {
       CheckResult r = finishChild(running[i], false, timeoutSec, t0);
       running[i].pid = -1;
       if (r.verdict != Verdict::Unknown) {  // decided: the race is over
@@ -311,9 +352,71 @@ CheckResult raceIsolated(const std::vector<Entrant> &entrants, double timeoutSec
   return out;
 }
 
-std::unique_ptr<Backend> isolate(std::unique_ptr<Backend> inner) {
+CheckResult allIsolated(const std::vector<std::function<CheckResult()>> &works, double timeoutSec) {
+  const auto t0 = Clock::now();
+  CheckResult out;
+  if (works.empty()) return unknown(out, t0, "nothing to run");
+  const bool limited = timeoutSec > 0;
+  const auto killAt = t0 + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(timeoutSec + kIsolationGraceSec));
+  std::vector<Child> running;
+  const auto killAll = [&] {
+    for (Child &c : running)
+      if (c.pid >= 0) finishChild(c, true, timeoutSec, t0);
+    running.clear();
+  };
+  for (const auto &w : works) {
+    std::string why;
+    Child c = startChild(w, why);
+    if (c.pid < 0) {
+      killAll();
+      return unknown(out, t0, why);
+    }
+    running.push_back(std::move(c));
+  }
+  while (!running.empty()) {
+    if (Budget::interrupted()) {
+      killAll();
+      return unknown(out, t0, Budget{}.stopReason());
+    }
+    long long waitMs = 200;  // wakes up to notice an interrupt
+    if (limited) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(killAt - Clock::now()).count();
+      if (left <= 0) {
+        killAll();
+        char why[128];
+        std::snprintf(why, sizeof why, "timeout: the solver did not stop within its %.3g s limit and was killed",
+                      timeoutSec);
+        return unknown(out, t0, why);
+      }
+      waitMs = std::min<long long>(left, waitMs);
+    }
+    std::string error;
+    const std::vector<size_t> done = readChildren(running, waitMs, error);
+    if (!error.empty()) {
+      killAll();
+      return unknown(out, t0, error);
+    }
+    for (size_t i : done) {
+      CheckResult r = finishChild(running[i], false, timeoutSec, t0);
+      running[i].pid = -1;
+      if (r.verdict != Verdict::Unsat) {  // this share is not proven: neither is the whole
+        killAll();
+        r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        return r;
+      }
+    }
+    running.erase(std::remove_if(running.begin(), running.end(), [](const Child &c) { return c.pid < 0; }),
+                  running.end());
+  }
+  out.verdict = Verdict::Unsat;
+  out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return out;
+}
+
+std::unique_ptr<Backend> isolate(std::unique_ptr<Backend> inner, int jobs) {
   if (!inner) return nullptr;
-  return std::make_unique<IsolatedBackend>(std::move(inner));
+  return std::make_unique<IsolatedBackend>(std::move(inner), jobs);
 }
 
 }  // namespace mxcert::smt

@@ -24,8 +24,18 @@ namespace mxcert::smt {
 
 /// Wraps `inner`: every check() runs in a forked child (see the file comment), except a
 /// query that is the constant false (constantFalseQuery). name() and version() are the inner
-/// backend's.
-std::unique_ptr<Backend> isolate(std::unique_ptr<Backend> inner);
+/// backend's. With `jobs` > 1, a query with at least kMinParallelFactPhases fact phases is
+/// checked in two steps: the goal's phase (0) in one child, then, if it is unsat, the fact
+/// phases shared among `jobs` children side by side (phase 1 + i, 1 + i + jobs, ... in the
+/// i-th: allIsolated). The answer is the same as one child's, every phase in order, except
+/// when several fact phases are not unsat: then the first to arrive is the answer (a fact
+/// that is not proven either way, so the query is not proven either way).
+std::unique_ptr<Backend> isolate(std::unique_ptr<Backend> inner, int jobs = 1);
+
+/// The fewest fact phases (smt/term.h) checked by isolate()'s `jobs` children side by side:
+/// below it, one child checks them all (a forked child costs about 25 ms on the 2-core
+/// machine of docs/benchmarks.md; a fact phase takes about 1-100 ms).
+constexpr int kMinParallelFactPhases = 16;
 
 /// The most terms a constant-false query may reach to be checked in the process.
 constexpr size_t kInProcessMaxTerms = 20000;
@@ -58,6 +68,14 @@ struct Entrant {
 /// is its own: the race only chooses which decided answer arrives first, so it never turns an
 /// unknown into a verdict. runIsolated() is the race of one entrant.
 CheckResult raceIsolated(const std::vector<Entrant> &entrants, double timeoutSec);
+
+/// Runs every one of `works` (solver calls, each on a share of a query's phases) in a forked
+/// child of its own, all at once, within `timeoutSec` in all (<= 0: none): unsat when every
+/// child answers unsat; otherwise the first other answer to arrive (sat, or unknown: a child
+/// killed at the limit plus the grace period, dead or without an answer), and the children
+/// still running are killed. The conjunction of the shares, where raceIsolated() is their
+/// disjunction.
+CheckResult allIsolated(const std::vector<std::function<CheckResult()>> &works, double timeoutSec);
 
 /// Writes all of `s` to `fd` (a pipe to the parent, from a forked child); false on failure.
 bool writeAll(int fd, const std::string &s);

@@ -27,13 +27,8 @@ public:
     return std::to_string(ma) + "." + std::to_string(mi) + "." + std::to_string(bu);
   }
 
-  CheckResult check(const TermStore &store, double timeoutSec) override {
-    return checkEveryPhase(store, timeoutSec,
-                           [&](int phase, double left) { return checkPhase(store, phase, left); });
-  }
-
   /// One phase as one solver call.
-  CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) {
+  CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) override {
     if (!ctx_) ctx_ = makeContext();  // not made in the parent: try again here (a child)
     if (!ctx_) {
       CheckResult res;

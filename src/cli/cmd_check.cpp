@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-#include <thread>
 #include <nlohmann/json.hpp>
 #include <fmt/core.h>
 
@@ -38,13 +37,7 @@ check::CheckOptions checkOptionsOf(const Args &args, const std::string &path, sm
   opt.baseDir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
   if (args.flag("verbose")) opt.log = [](const std::string &s) { fmt::print(stderr, "mxcert: {}\n", s); };
   // --jobs: parts of the check side by side (default: one per processor, at most 8).
-  opt.jobs = int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
-  if (auto j = args.get("jobs")) {
-    const std::string &s = *j;
-    if (s.empty() || s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos || std::stoi(s) < 1)
-      throw UsageError("--jobs: expected a number of processes, 1..999, got '" + oneLine(s) + "'");
-    opt.jobs = std::stoi(s);
-  }
+  opt.jobs = parseJobsOpt(args, defaultJobs(), "processes");
   return opt;
 }
 

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -52,11 +53,11 @@ std::optional<Outcome> certifiedOutcome(const std::string &path, const SweepEntr
 }
 
 /// Starts `mxcert table` for `e` writing `dir/NAME.json` (stdout discarded, stderr to
-/// `dir/NAME.log`); returns the child's pid.
-pid_t startTable(const SweepEntry &e, const std::string &dir) {
+/// `dir/NAME.log`) with `--jobs threads`; returns the child's pid.
+pid_t startTable(const SweepEntry &e, const std::string &dir, int threads) {
   std::vector<std::string> words = {"mxcert", "table"};
   for (const std::string &w : tableArgv(e)) words.push_back(w);
-  words.insert(words.end(), {"--quiet", "-o", dir + "/" + e.name + ".json"});
+  words.insert(words.end(), {"--quiet", "--jobs", std::to_string(threads), "-o", dir + "/" + e.name + ".json"});
   std::vector<char *> argv;
   for (std::string &w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
@@ -83,13 +84,9 @@ int cmdSweep(int argc, char **argv) {
                                                : "unexpected argument '" + oneLine(args.positional()[1]) + "'");
   if (!args.get("o")) throw UsageError("missing -o DIR, the output directory (mxcert sweep MANIFEST -o DIR)");
   const std::string dir = *args.get("o");
-  int jobs = 1;
-  if (auto j = args.get("jobs")) {
-    const std::string &s = *j;
-    if (s.empty() || s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos || std::stoi(s) < 1)
-      throw UsageError("--jobs: expected a number of processes, 1..999, got '" + oneLine(s) + "'");
-    jobs = std::stoi(s);
-  }
+  const int jobs = parseJobsOpt(args, 1, "processes");
+  // Each table's threads (mxcert table --jobs): the processors shared by the --jobs tables.
+  const int threads = std::max(1, defaultJobs() / jobs);
   const auto [shardI, shardN] = args.get("shard") ? parseShard(*args.get("shard")) : std::pair<int, int>{0, 1};
   const Manifest m = readManifest(args.positional()[0]);
   std::error_code ec;
@@ -122,7 +119,7 @@ int cmdSweep(int argc, char **argv) {
       }
       while (next < pending.size() && running.size() < size_t(jobs)) {
         const SweepEntry *e = pending[next++];
-        running[startTable(*e, dir)] = e;
+        running[startTable(*e, dir, threads)] = e;
       }
       bool reaped = false;
       for (auto it = running.begin(); it != running.end();) {

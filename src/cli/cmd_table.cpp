@@ -106,6 +106,9 @@ TableOutcome runTable(const Args &args, const ProgressFn &progress) {
     opt.timeout = parseSecondsOpt(args, "query-timeout", 120);
     opt.keepQueries = args.flag("embed-queries");
     opt.inductionFirst = proof == "auto";
+    // --jobs: threads for trying candidate witnesses on the code groups (default: one per
+    // processor, at most 8); the table is the same for every value.
+    opt.threads = parseJobsOpt(args, defaultJobs(), "threads");
     opt.progress = progress;
     if (args.flag("verbose")) opt.log = [](const std::string &s) { fmt::print(stderr, "mxcert: {}\n", s); };
     engine::SolverTableResult r = engine::runSolverTable(q, opt);
@@ -135,7 +138,7 @@ TableOutcome runTable(const Args &args, const ProgressFn &progress) {
 int cmdTable(int argc, char **argv) {
   std::set<std::string> flags = tableOptions().flags, valued = tableOptions().valued;
   flags.insert({"json", "progress", "quiet"});
-  valued.insert("o");
+  valued.insert({"o", "jobs"});
   Args args(argc, argv, 2, flags, valued);
   const bool exhaustive = args.get("engine") == "exhaustive";
   TableOutcome out;

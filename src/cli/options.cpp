@@ -5,13 +5,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <thread>
 
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <fmt/core.h>
@@ -224,6 +227,24 @@ double parseSecondsOpt(const Args &args, const std::string &name, double dflt) {
   if (v->empty() || *end != '\0' || !(t > 0) || t > 1e6)
     throw UsageError("--" + name + ": expected a positive number of seconds, got '" + *v + "'");
   return t;
+}
+
+int parseJobsOpt(const Args &args, int dflt, const char *what) {
+  auto j = args.get("jobs");
+  if (!j) return dflt;
+  const std::string &s = *j;
+  if (s.empty() || s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos || std::stoi(s) < 1)
+    throw UsageError(std::string("--jobs: expected a number of ") + what + ", 1..999, got '" + oneLine(s) + "'");
+  return std::stoi(s);
+}
+
+int defaultJobs() {
+  // The processors this process may run on (a Slurm task's or taskset's share), else all.
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const unsigned n = ::sched_getaffinity(0, sizeof set, &set) == 0 ? unsigned(CPU_COUNT(&set))
+                                                                  : std::thread::hardware_concurrency();
+  return int(std::clamp(n, 1u, 8u));
 }
 
 Progress::Progress(const Args &args, std::string what, std::string unit)

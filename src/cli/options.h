@@ -80,6 +80,12 @@ Relation parseRelationOpt(const Args &args);
 std::string parseSolverOpt(const Args &args);
 /// A positive number of seconds given as --NAME, or `dflt` when absent; UsageError otherwise.
 double parseSecondsOpt(const Args &args, const std::string &name, double dflt);
+/// --jobs N (1..999), or `dflt` when absent; UsageError naming `what` ("processes",
+/// "threads") otherwise.
+int parseJobsOpt(const Args &args, int dflt, const char *what);
+/// One per processor this process may run on (its CPU affinity: a Slurm task's share), at
+/// most 8: the default --jobs of check and table.
+int defaultJobs();
 /// The command's budget: a deadline of --timeout seconds (default `dfltTimeout`; <= 0 = no
 /// deadline) for the whole command, and the term cap --max-terms N of one query (default
 /// kDefaultMaxTerms).

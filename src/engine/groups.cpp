@@ -4,6 +4,10 @@
 #include "models/guard.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <system_error>
+#include <thread>
 #include <cstdlib>
 #include <map>
 
@@ -47,6 +51,63 @@ bool witnessDisagrees(const PairQuery &q, DecodedBlock &block, int xa, int xb) {
 bool witnessDisagrees(const PairQuery &q, const Witness &w, int xa, int xb) {
   if (w.tree.empty()) return witnessDisagrees(q, w.a, w.b, xa, xb);
   return witnessDisagrees(withTree(q, Tree::parse(w.tree, q.cfg.k())), w.a, w.b, xa, xb);
+}
+
+std::vector<size_t> disagreeingGroups(const PairQuery &q, const Witness &w, const CodeGroups &cg,
+                                      const std::vector<size_t> &candidates, int threads,
+                                      const std::function<bool()> &stop) {
+  constexpr size_t kChunk = 32;
+  std::vector<char> refutes(candidates.size(), 0);
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stopped{false};
+  // One worker: claims chunks of candidates until none is left (or `stop`).
+  auto work = [&]() {
+    const PairQuery tq = w.tree.empty() ? q : withTree(q, Tree::parse(w.tree, q.cfg.k()));
+    DecodedBlock block(tq.cfg, w.a, w.b);  // refers to tq.cfg, which outlives it
+    for (;;) {
+      if (stopped.load(std::memory_order_relaxed)) return;
+      if (stop && stop()) {
+        stopped = true;
+        return;
+      }
+      const size_t begin = next.fetch_add(kChunk);
+      if (begin >= candidates.size()) return;
+      const size_t end = std::min(begin + kChunk, candidates.size());
+      for (size_t i = begin; i < end; ++i) {
+        auto [xa, xb] = cg.groups[candidates[i]].pairs.front();
+        refutes[i] = witnessDisagrees(tq, block, xa, xb) ? 1 : 0;
+      }
+    }
+  };
+  const size_t chunks = (candidates.size() + kChunk - 1) / kChunk;
+  const size_t n = std::min(size_t(std::max(threads, 1)), std::max<size_t>(chunks, 1));
+  // n - 1 more threads beside this one (fewer when a thread cannot be made: a small address
+  // space, ulimit -v), each joined before any exception of a worker is rethrown here.
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(n);
+  auto guarded = [&](size_t t) {
+    try {
+      work();
+    } catch (...) {
+      errors[t] = std::current_exception();
+      stopped = true;
+    }
+  };
+  for (size_t t = 1; t < n; ++t) {
+    try {
+      pool.emplace_back(guarded, t);
+    } catch (const std::system_error &) {
+      break;
+    }
+  }
+  guarded(0);
+  for (std::thread &th : pool) th.join();
+  for (const std::exception_ptr &e : errors)
+    if (e) std::rethrow_exception(e);
+  std::vector<size_t> out;
+  for (size_t i = 0; i < candidates.size(); ++i)
+    if (refutes[i]) out.push_back(candidates[i]);
+  return out;
 }
 
 LeafFilter::LeafFilter(const PairQuery &q, const std::vector<unsigned> &a, const std::vector<unsigned> &b,

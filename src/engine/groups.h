@@ -47,6 +47,17 @@ struct CodeGroups {
   std::vector<int> groupOf;   ///< per pair (xa * 255 + xb): its group, or -1 if excluded
 };
 
+/// The groups among `candidates` (indices into cg.groups) at whose representative pair input
+/// w disagrees (witnessDisagrees(q, w, xa, xb)), in the order of `candidates`. Up to `threads`
+/// threads share the groups, each with its own decoded block (DecodedBlock: w's tree and
+/// elements decoded once per thread; it is not thread-safe), taking 32 groups at a time; the
+/// answer does not depend on `threads`. `stop` (may be empty; called from every thread, so it
+/// must be thread-safe) is polled before each 32 groups: once it returns true, the groups not
+/// yet evaluated are left out, a partial answer and never a wrong one.
+std::vector<size_t> disagreeingGroups(const PairQuery &q, const Witness &w, const CodeGroups &cg,
+                                      const std::vector<size_t> &candidates, int threads,
+                                      const std::function<bool()> &stop = {});
+
 /// Groups the code pairs of `q`. With `collapse` false, only the grouping by e of placements
 /// that depend on e alone is used. `only` restricts the pairs considered.
 CodeGroups groupCodePairs(const PairQuery &q, bool collapse,

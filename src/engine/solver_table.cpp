@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -976,7 +977,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   const auto t0 = std::chrono::steady_clock::now();
   SolverTableResult res;
   res.witnessOf.assign(size_t(kNumCodes) * kNumCodes, -1);
-  std::unique_ptr<smt::Backend> backend = smt::makeBackend(opt.solver);
+  std::unique_ptr<smt::Backend> backend = smt::makeBackend(opt.solver, opt.threads);
   if (!backend) throw std::invalid_argument("unknown solver '" + opt.solver + "'");
   auto log = [&](const std::string &s) {
     if (opt.log) opt.log(s);
@@ -1066,45 +1067,54 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   std::vector<bool> groupUnknown(cg.groups.size(), false);
 
   auto pairIdx = [](int xa, int xb) { return size_t(xa) * kNumCodes + size_t(xb); };
-  // Records witness w and attributes it to every undecided group it refutes.
-  // `quick`, when set, is a cheap pre-test: a group it rejects is not evaluated (a filter
-  // only: at worst a witness is missed here and found later, never a wrong one recorded).
-  // The command's deadline (or a signal) during the structured inputs, which evaluate whole
-  // blocks on every code group (tens of thousands in f16): checked every 256 groups, so that
-  // --timeout holds there too; the pairs not reached stay undecided (unknown).
-  auto outOfTime = [&](size_t gi) { return (gi & 255) == 0 && q.budget && q.budget->passed(); };
-  auto addWitness = [&](const Witness &w, bool fromPattern, const std::function<bool(int, int)> &quick = {}) {
-    int idx = -1;
-    // One input on every group: decoded once, its tree values kept (q's own tree).
-    std::optional<DecodedBlock> block;
-    if (w.tree.empty()) block.emplace(q.cfg, w.a, w.b);
-    for (size_t gi = 0; gi < cg.groups.size(); ++gi) {
-      if (outOfTime(gi)) break;
-      const auto &g = cg.groups[gi];
-      if (groupWitness[gi] >= 0) continue;
-      auto [rxa, rxb] = g.pairs.front();
-      if (quick && !quick(rxa, rxb)) continue;
-      if (!(block ? witnessDisagrees(q, *block, rxa, rxb) : witnessDisagrees(q, w, rxa, rxb))) continue;
-      for (auto [xa, xb] : g.pairs)
+  // The command's deadline (or a signal) while witnesses are tried on the code groups (the
+  // structured inputs evaluate whole blocks on every group, tens of thousands in f16): polled
+  // by disagreeingGroups every 32 groups, so that --timeout holds there too; the pairs not
+  // reached stay undecided (unknown). Thread-safe (Budget::passed is const).
+  const std::function<bool()> outOfTime = [&q]() { return q.budget && q.budget->passed(); };
+  // Records witness w for the groups `refuted` (ascending; each confirmed by the reference
+  // evaluator, disagreeingGroups) and attributes it to them. False when there are none.
+  auto attribute = [&](const Witness &w, bool fromPattern, const std::vector<size_t> &refuted) {
+    if (refuted.empty()) return false;
+    for (size_t gi : refuted)
+      for (auto [xa, xb] : cg.groups[gi].pairs)
         if (P.get(xa, xb))
           throw std::logic_error("a witness refutes a proven pair (" + std::to_string(xa) + ", " +
                                  std::to_string(xb) + "): the encoding and the evaluator disagree");
-      if (idx < 0) {
-        idx = int(res.witnesses.size());
-        res.witnesses.push_back(w);
-        if (fromPattern) ++res.stats.patternWitnesses;
-      }
+    const int idx = int(res.witnesses.size());
+    res.witnesses.push_back(w);
+    if (fromPattern) ++res.stats.patternWitnesses;
+    for (size_t gi : refuted) {
       groupWitness[gi] = idx;
-      for (auto [xa, xb] : g.pairs) {
+      for (auto [xa, xb] : cg.groups[gi].pairs) {
         C.set(xa, xb, false);
         res.witnessOf[pairIdx(xa, xb)] = idx;
       }
     }
-    return idx >= 0;
+    return true;
+  };
+  // The groups no witness refutes yet that pass `quick` (when set: a cheap pre-test, a filter
+  // only; at worst a witness is missed here and found later, never a wrong one recorded), and
+  // `keep` (when set), ascending.
+  auto undecidedGroups = [&](const std::function<bool(int, int)> &quick,
+                             const std::function<bool(size_t)> &keep = {}) {
+    std::vector<size_t> out;
+    for (size_t gi = 0; gi < cg.groups.size(); ++gi) {
+      if (groupWitness[gi] >= 0) continue;
+      auto [rxa, rxb] = cg.groups[gi].pairs.front();
+      if ((keep && !keep(gi)) || (quick && !quick(rxa, rxb))) continue;
+      out.push_back(gi);
+    }
+    return out;
+  };
+  // Records witness w and attributes it to every undecided group it refutes (evaluated on
+  // opt.threads threads).
+  auto addWitness = [&](const Witness &w, bool fromPattern, const std::function<bool(int, int)> &quick = {}) {
+    return attribute(w, fromPattern, disagreeingGroups(q, w, cg, undecidedGroups(quick), opt.threads, outOfTime));
   };
   // A solver's counterexample, confirmed by the reference evaluator: it refutes at least its
   // own group, unless the command's deadline stopped the attribution first (addWitness checks
-  // it every 256 groups), and then its pairs stay undecided, for the next query is unknown.
+  // it every 32 groups), and then its pairs stay undecided, for the next query is unknown.
   auto addCounterexample = [&](const Witness &w) {
     if (addWitness(w, false) || (q.budget && q.budget->passed())) return;
     throw std::logic_error("a confirmed counterexample refutes no undecided group");
@@ -1145,25 +1155,28 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   // The shared-root rule's leaf filter (a necessary condition for pre/dequant) before the
   // full evaluation, its leaf comparisons remembered across the inputs.
   LeafDiffs leafDiffs(q);
+  // Each input is evaluated once per group (opt.threads threads), first on the groups outside
+  // C, then, if it refutes one of those and there is a closed form, on the groups in C too
+  // (where the closed form is then wrong: the witness still holds).
   for (Witness w : structured) {
+    if (outOfTime()) break;
     const LeafFilter leafFilter(q, w.a, w.b, &leafDiffs);
     const std::function<bool(int, int)> quick = [&leafFilter](int xa, int xb) { return leafFilter.mayDisagree(xa, xb); };
-    int before = int(res.witnesses.size());
-    std::optional<DecodedBlock> block;  // decoded once (q's own tree), as in addWitness
-    if (w.tree.empty()) block.emplace(q.cfg, w.a, w.b);
-    // Attribute only to groups outside C unless there is no prediction.
-    for (size_t gi = 0; gi < cg.groups.size() && int(res.witnesses.size()) == before; ++gi) {
-      if (outOfTime(gi)) break;
-      const auto &g = cg.groups[gi];
-      auto [rxa, rxb] = g.pairs.front();
-      if (groupWitness[gi] >= 0 || (res.stats.usedClosedForm && C.get(rxa, rxb))) continue;
-      if (!quick(rxa, rxb)) continue;
-      if (block ? witnessDisagrees(q, *block, rxa, rxb) : witnessDisagrees(q, w, rxa, rxb)) {
-        w.xa = rxa;
-        w.xb = rxb;
-        addWitness(w, true, quick);
-      }
+    auto inC = [&](size_t gi) {
+      auto [rxa, rxb] = cg.groups[gi].pairs.front();
+      return res.stats.usedClosedForm && C.get(rxa, rxb);
+    };
+    std::vector<size_t> refuted = disagreeingGroups(
+        q, w, cg, undecidedGroups(quick, [&](size_t gi) { return !inC(gi); }), opt.threads, outOfTime);
+    if (refuted.empty()) continue;
+    std::tie(w.xa, w.xb) = cg.groups[refuted.front()].pairs.front();
+    if (res.stats.usedClosedForm) {
+      const std::vector<size_t> more = disagreeingGroups(q, w, cg, undecidedGroups(quick, inC), opt.threads, outOfTime);
+      std::vector<size_t> all;
+      std::merge(refuted.begin(), refuted.end(), more.begin(), more.end(), std::back_inserter(all));
+      refuted = std::move(all);
     }
+    attribute(w, true, refuted);
   }
   // Single products (pre/dequant, a fixed tree): for every group still unrefuted, a leaf
   // (a, b) whose pre and dequant values differ, the other leaves +0 (SingleProducts).
@@ -1171,7 +1184,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   if (!anyOrder && q.lhs != q.rhs && sameRootStep(q.lhs, q.rhs) && !q.cfg.nvfp4()) {
     SingleProducts sp(q);
     for (size_t gi = 0; gi < cg.groups.size(); ++gi) {
-      if (outOfTime(gi)) break;
+      if (outOfTime()) break;
       const auto &g = cg.groups[gi];
       auto [rxa, rxb] = g.pairs.front();
       if (groupWitness[gi] >= 0 || (res.stats.usedClosedForm && C.get(rxa, rxb))) continue;

@@ -206,6 +206,11 @@ struct SolverTableOptions {
   /// docs/solver.md, "The table engine", step 4).
   double bandSeconds = 2;
   double bandTotalSeconds = 20;
+  /// Processors to use: threads that evaluate a candidate witness on the code groups (the
+  /// structured inputs, counterexamples and single products: disagreeingGroups), and solver
+  /// processes for the fact phases of one query (smt::isolate's `jobs`). The table does not
+  /// depend on it.
+  int threads = 1;
   std::function<void(const std::string &)> log;
   /// Called after each query and each witness search with (code pairs decided, 65025): for a
   /// progress display (may be empty).

@@ -2,8 +2,8 @@
 # tests/cli/test_table.sh — `mxcert table` end to end on the SPEC §7 public example:
 # `--format mxfp4 --k 2 --json` gives agree == [{"xa":[0,254],"xb":[0,254],"e":[-147,122]}]
 # exactly; the value relation covers exactly e in [-254,-157] u [-147,122]; k = 1 covers every
-# pair; the text output names the region; and the table's witnesses, replayed through
-# `mxcert eval`, really differ.
+# pair; the text output names the region; the table's witnesses, replayed through
+# `mxcert eval`, really differ; and --jobs 1 and 2 give the same certificate.
 # Usage: test_table.sh path/to/mxcert
 . "$(dirname "$0")/lib.sh"
 
@@ -105,5 +105,28 @@ while IFS= read -r line; do
   n=$((n + 1))
 done <"$TMP/witnesses"
 [ "$n" -gt 0 ] && ok || fail "no witness replayed"
+
+# --jobs: the same certificate whatever the number of threads and solver processes. This
+# table has structured inputs on every code group and a root step with 18 phases (17 facts:
+# checked side by side with --jobs 2, smt/isolated.h).
+JOBS_CFG=(--a e2m1 --acc bf16 --subnormals ftz --k 32 --lhs post2 --rhs post)
+run table "${JOBS_CFG[@]}" --jobs 1 -o "$TMP/jobs1.json"
+expect_rc 0 "table --jobs 1"
+run table "${JOBS_CFG[@]}" --jobs 2 -o "$TMP/jobs2.json"
+expect_rc 0 "table --jobs 2"
+python3 - "$TMP/jobs1.json" "$TMP/jobs2.json" <<'PY' && ok || fail "table --jobs 1 and --jobs 2 differ"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+# Everything but the timings.
+untimed = lambda c: [{k: v for k, v in p.items() if k != "seconds"} for p in c["proofs"]]
+assert a["agree"] == b["agree"] and a["witnesses"] == b["witnesses"], "agree sets or witnesses"
+assert untimed(a) == untimed(b), "proofs"
+assert max(p["obligations"]["phases"] for p in a["proofs"]) >= 17, "no query with 16 fact phases"
+PY
+for bad in 0 x -2 1000; do
+  run table "${JOBS_CFG[@]}" --jobs "$bad"
+  expect_rc 2 "table --jobs $bad"
+  if [ "$(wc -l <"$ERR")" -eq 1 ] && grep -q -- "--jobs: expected a number of threads" "$ERR"; then ok; else fail "table --jobs $bad: $(cat "$ERR")"; fi
+done
 
 finish

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -116,7 +117,7 @@ class PidBackend : public Backend {
 public:
   std::string name() const override { return "pid"; }
   std::string version() const override { return "0"; }
-  CheckResult check(const TermStore &, double) override {
+  CheckResult checkPhase(const TermStore &, int, double) override {
     CheckResult r;
     r.verdict = Verdict::Sat;
     r.model["pid"] = Integer(int64_t(::getpid()));
@@ -182,4 +183,94 @@ TEST_CASE("isolate: a small constant-false query is checked in this process, eve
   s.assertGoal(s.boolConst(false));
   REQUIRE(constantFalseQuery(s));
   CHECK(cvc5->check(s, 5).verdict == Verdict::Unsat);
+}
+
+TEST_CASE("allIsolated: unsat only when every share is, the first other answer stops the rest", "[race]") {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  CheckResult all = allIsolated({answerAfter(0.05, Verdict::Unsat), answerAfter(0.1, Verdict::Unsat),
+                                 answerAfter(0.0, Verdict::Unsat)},
+                                10);
+  CHECK(all.verdict == Verdict::Unsat);
+  // A sat share decides at once; the slow unsat share is killed.
+  const double before = since();
+  CheckResult sat = allIsolated({answerAfter(30, Verdict::Unsat), answerAfter(0.05, Verdict::Sat)}, 60);
+  CHECK(sat.verdict == Verdict::Sat);
+  CHECK(sat.model.at("x") == Integer(7));
+  CHECK(since() - before < 20);
+  // An unknown share is the answer: never unsat.
+  CheckResult unk = allIsolated({answerAfter(0.0, Verdict::Unsat), answerAfter(0.05, Verdict::Unknown, "gave up")}, 10);
+  CHECK(unk.verdict == Verdict::Unknown);
+  CHECK(unk.reason == "gave up");
+  // The limit holds over all of them.
+  CheckResult late = allIsolated({answerAfter(30, Verdict::Unsat), answerAfter(0.0, Verdict::Unsat)}, 0.3);
+  CHECK(late.verdict == Verdict::Unknown);
+  CHECK(late.reason.find("timeout") != std::string::npos);
+}
+
+namespace {
+
+/// A backend stand-in: every phase unsat except those in `failing` (sat, model "phase").
+class FailingPhases : public Backend {
+public:
+  explicit FailingPhases(std::vector<int> failing) : failing_(std::move(failing)) {}
+  std::string name() const override { return "failing"; }
+  std::string version() const override { return "0"; }
+  CheckResult checkPhase(const TermStore &, int phase, double) override {
+    CheckResult r;
+    r.verdict = std::find(failing_.begin(), failing_.end(), phase) != failing_.end() ? Verdict::Sat : Verdict::Unsat;
+    if (r.verdict == Verdict::Sat) r.model["phase"] = Integer(int64_t(phase));
+    return r;
+  }
+
+private:
+  std::vector<int> failing_;
+};
+
+/// A query with a goal and `facts` facts of a phase each (Coverage facts, which the interval
+/// analysis cannot decide: not (c1 x + c2 y = 1) with c1, c2 >= 3 on x, y >= 0). With
+/// `falseFact` >= 0, that fact is replaced by one that fails (x + y = 2 at x = y = 1).
+void factQuery(TermStore &s, int facts, int falseFact = -1) {
+  s.setObligations(true);
+  TermRef x = s.intVar("x", 0, 100), y = s.intVar("y", 0, 100);
+  auto lin = [&](int a, int b) { return s.add(s.mulc(x, a), s.mulc(y, b)); };
+  for (int i = 0; i < facts; ++i)
+    s.require(i == falseFact ? s.lnot(s.eq(lin(1, 1), s.intConst(2))) : s.lnot(s.eq(lin(3 + i, 5 + i), s.intConst(1))),
+              FactKind::Coverage);
+  s.assertGoal(s.eq(lin(3, 7), s.intConst(1)));  // no solution with x, y >= 0
+}
+
+}  // namespace
+
+TEST_CASE("isolate with jobs: the fact phases side by side answer as one process does", "[race]") {
+  // Stand-in: every phase is checked by exactly one share (the failing one is found, with
+  // its phase), and the goal's answer comes first.
+  {
+    TermStore s;
+    factQuery(s, 20);
+    REQUIRE(s.phaseCount() == 21);
+    for (int jobs : {1, 2, 3})
+      for (int p = 0; p <= 20; ++p) {
+        CheckResult r = isolate(std::make_unique<FailingPhases>(std::vector<int>{p}), jobs)->check(s, 30);
+        INFO("jobs " << jobs << " failing phase " << p);
+        REQUIRE(r.verdict == Verdict::Sat);
+        CHECK(r.phase == p);
+        CHECK(r.model.at("phase") == Integer(int64_t(p)));
+      }
+    CHECK(isolate(std::make_unique<FailingPhases>(std::vector<int>{}), 3)->check(s, 30).verdict == Verdict::Unsat);
+    CheckResult both = isolate(std::make_unique<FailingPhases>(std::vector<int>{0, 7}), 3)->check(s, 30);
+    CHECK(both.phase == 0);
+  }
+  // cvc5: unsat with every fact proven; sat in the phase of the one false fact.
+  for (int jobs : {1, 2}) {
+    TermStore s;
+    factQuery(s, 20);
+    REQUIRE(s.phaseCount() == 21);
+    CHECK(makeBackend("cvc5", jobs)->check(s, 60).verdict == Verdict::Unsat);
+    TermStore f;
+    factQuery(f, 20, 13);
+    CheckResult r = makeBackend("cvc5", jobs)->check(f, 60);
+    CHECK(r.verdict == Verdict::Sat);
+    CHECK(r.phase == 14);
+  }
 }
