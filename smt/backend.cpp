@@ -47,6 +47,15 @@ CheckResult checkEveryPhase(const TermStore &store, double timeoutSec,
   return checkPhases(phases, timeoutSec, checkPhase);
 }
 
+std::vector<CheckResult> Backend::checkAll(const std::vector<const TermStore *> &stores, double timeoutSec) {
+  std::vector<CheckResult> out;
+  for (const TermStore *s : stores) {
+    out.push_back(check(*s, timeoutSec));
+    if (out.back().verdict != Verdict::Unsat) break;
+  }
+  return out;
+}
+
 CheckResult Backend::check(const TermStore &store, double timeoutSec) {
   return checkEveryPhase(store, timeoutSec, [&](int phase, double left) { return checkPhase(store, phase, left); });
 }

@@ -48,6 +48,11 @@ public:
   /// Checks one phase of the store's query (smt/term.h; -1: the whole query, when it has one
   /// phase) as one solver call.
   virtual CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) = 0;
+  /// Checks several queries, each with `timeoutSec`, and answers in order up to and including
+  /// the first that is not unsat (the rest are not needed: the caller asks whether all of
+  /// them are unsat). By default one after another with check(); isolate() with `jobs` > 1
+  /// checks them side by side, with the same answers.
+  virtual std::vector<CheckResult> checkAll(const std::vector<const TermStore *> &stores, double timeoutSec);
 };
 
 /// Checks every phase of the store's query (smt/term.h) with `checkPhase(phase, secondsLeft)`

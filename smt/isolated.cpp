@@ -11,6 +11,7 @@
 #include <cstring>
 #include <sstream>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,9 +96,8 @@ public:
   std::string version() const override { return inner_->version(); }
   CheckResult check(const TermStore &store, double timeoutSec) override {
     if (constantFalseQuery(store)) return inner_->check(store, timeoutSec);
+    if (!factsSideBySide(store)) return runIsolated([&] { return inner_->check(store, timeoutSec); }, timeoutSec);
     const int factPhases = store.phaseCount() - 1;
-    if (jobs_ <= 1 || factPhases < kMinParallelFactPhases)
-      return runIsolated([&] { return inner_->check(store, timeoutSec); }, timeoutSec);
     // The goal's phase first, in a child of its own (a model there is a counterexample
     // candidate: it must be the answer, whatever the facts say), then the facts side by side.
     const auto t0 = Clock::now();
@@ -116,15 +116,35 @@ public:
         for (int p = 1 + i; p <= factPhases; p += n) phases.push_back(p);
         return checkPhases(phases, left, [&](int p, double l) { return inner_->checkPhase(store, p, l); });
       });
-    CheckResult facts = allIsolated(works, left);
+    CheckResult facts = eachIsolated(works, left).back();
     facts.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return facts;
   }
   CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) override {
     return runIsolated([&] { return inner_->checkPhase(store, phase, timeoutSec); }, timeoutSec);
   }
+  std::vector<CheckResult> checkAll(const std::vector<const TermStore *> &stores, double timeoutSec) override {
+    // Side by side only beside a large query: small queries are checked in about the time a
+    // child of their own costs.
+    size_t largest = 0;
+    for (const TermStore *st : stores) largest = std::max(largest, st->size());
+    if (jobs_ <= 1 || stores.size() <= 1 || largest < kMinParallelQueryTerms) return Backend::checkAll(stores, timeoutSec);
+    // Each query in a child of its own, as check() would (its fact phases side by side in
+    // children of that child where it has many).
+    std::vector<std::function<CheckResult()>> works;
+    for (const TermStore *st : stores)
+      works.push_back([this, st, timeoutSec]() {
+        return factsSideBySide(*st) ? check(*st, timeoutSec) : inner_->check(*st, timeoutSec);
+      });
+    return eachIsolated(works, timeoutSec);
+  }
 
 private:
+  /// Whether check() shares the store's fact phases among `jobs_` children.
+  bool factsSideBySide(const TermStore &store) const {
+    return jobs_ > 1 && store.phaseCount() - 1 >= kMinParallelFactPhases && !constantFalseQuery(store);
+  }
+
   std::unique_ptr<Backend> inner_;
   int jobs_ = 1;  ///< processes for the fact phases of one query
 };
@@ -352,65 +372,96 @@ CheckResult raceIsolated(const std::vector<Entrant> &entrants, double timeoutSec
   return out;
 }
 
-CheckResult allIsolated(const std::vector<std::function<CheckResult()>> &works, double timeoutSec) {
+std::vector<CheckResult> eachIsolated(const std::vector<std::function<CheckResult()>> &works, double timeoutSec) {
   const auto t0 = Clock::now();
-  CheckResult out;
-  if (works.empty()) return unknown(out, t0, "nothing to run");
+  std::vector<std::optional<CheckResult>> res(works.size());
+  size_t need = works.size();  // the works before the first one known not to be unsat
   const bool limited = timeoutSec > 0;
   const auto killAt = t0 + std::chrono::duration_cast<Clock::duration>(
                                std::chrono::duration<double>(timeoutSec + kIsolationGraceSec));
   std::vector<Child> running;
-  const auto killAll = [&] {
-    for (Child &c : running)
-      if (c.pid >= 0) finishChild(c, true, timeoutSec, t0);
-    running.clear();
+  std::vector<size_t> index;  // running[i] runs works[index[i]]
+  // Work i answered r: a work after the first that is not unsat is no longer needed.
+  auto settle = [&](size_t i, CheckResult r) {
+    const bool fails = r.verdict != Verdict::Unsat;
+    res[i] = std::move(r);
+    if (fails && i < need) need = i;
   };
-  for (const auto &w : works) {
+  // Ends every running child (killed) and answers `why` for the needed ones.
+  auto stopAll = [&](const std::string &why) {
+    for (size_t c = 0; c < running.size(); ++c) {
+      finishChild(running[c], true, timeoutSec, t0);
+      if (index[c] < need) {
+        CheckResult r;
+        settle(index[c], unknown(r, t0, why));
+      }
+    }
+    running.clear();
+    index.clear();
+  };
+  for (size_t i = 0; i < works.size() && i < need; ++i) {
     std::string why;
-    Child c = startChild(w, why);
+    Child c = startChild(works[i], why);
     if (c.pid < 0) {
-      killAll();
-      return unknown(out, t0, why);
+      CheckResult r;
+      settle(i, unknown(r, t0, why));
+      break;
     }
     running.push_back(std::move(c));
+    index.push_back(i);
   }
   while (!running.empty()) {
+    // The children of works no longer needed are killed.
+    for (size_t c = 0; c < running.size(); ++c)
+      if (index[c] >= need && running[c].pid >= 0) {
+        finishChild(running[c], true, timeoutSec, t0);
+        running[c].pid = -1;
+      }
+    for (size_t c = running.size(); c-- > 0;)
+      if (running[c].pid < 0) {
+        running.erase(running.begin() + long(c));
+        index.erase(index.begin() + long(c));
+      }
+    if (running.empty()) break;
     if (Budget::interrupted()) {
-      killAll();
-      return unknown(out, t0, Budget{}.stopReason());
+      stopAll(Budget{}.stopReason());
+      break;
     }
     long long waitMs = 200;  // wakes up to notice an interrupt
     if (limited) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(killAt - Clock::now()).count();
       if (left <= 0) {
-        killAll();
         char why[128];
         std::snprintf(why, sizeof why, "timeout: the solver did not stop within its %.3g s limit and was killed",
                       timeoutSec);
-        return unknown(out, t0, why);
+        stopAll(why);
+        break;
       }
       waitMs = std::min<long long>(left, waitMs);
     }
     std::string error;
     const std::vector<size_t> done = readChildren(running, waitMs, error);
     if (!error.empty()) {
-      killAll();
-      return unknown(out, t0, error);
+      stopAll(error);
+      break;
     }
-    for (size_t i : done) {
-      CheckResult r = finishChild(running[i], false, timeoutSec, t0);
-      running[i].pid = -1;
-      if (r.verdict != Verdict::Unsat) {  // this share is not proven: neither is the whole
-        killAll();
-        r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        return r;
-      }
+    for (size_t c : done) {
+      CheckResult r = finishChild(running[c], false, timeoutSec, t0);
+      r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();  // from the start
+      settle(index[c], std::move(r));
+      running[c].pid = -1;
     }
-    running.erase(std::remove_if(running.begin(), running.end(), [](const Child &c) { return c.pid < 0; }),
-                  running.end());
   }
-  out.verdict = Verdict::Unsat;
-  out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  // In order, up to the first answer that is not unsat.
+  std::vector<CheckResult> out;
+  for (size_t i = 0; i < works.size() && i <= need; ++i) {
+    if (!res[i]) {  // cannot happen: every work before `need` was started and answered
+      CheckResult r;
+      res[i] = unknown(r, t0, "the solver process was not run");
+    }
+    out.push_back(std::move(*res[i]));
+    if (out.back().verdict != Verdict::Unsat) break;
+  }
   return out;
 }
 

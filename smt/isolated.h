@@ -27,15 +27,25 @@ namespace mxcert::smt {
 /// backend's. With `jobs` > 1, a query with at least kMinParallelFactPhases fact phases is
 /// checked in two steps: the goal's phase (0) in one child, then, if it is unsat, the fact
 /// phases shared among `jobs` children side by side (phase 1 + i, 1 + i + jobs, ... in the
-/// i-th: allIsolated). The answer is the same as one child's, every phase in order, except
-/// when several fact phases are not unsat: then the first to arrive is the answer (a fact
-/// that is not proven either way, so the query is not proven either way).
+/// i-th: eachIsolated). The answer is the same as one child's, every phase in order, except
+/// when several fact phases are not unsat: then the first failing phase of the first failing
+/// share is the answer (a fact that is not proven either way, so the query is not proven
+/// either way). With `jobs` > 1, checkAll() checks its queries side by side where one of them
+/// is large (kMinParallelQueryTerms), each as check() would in a child of its own
+/// (eachIsolated): in order, up to the first that is not unsat.
 std::unique_ptr<Backend> isolate(std::unique_ptr<Backend> inner, int jobs = 1);
 
 /// The fewest fact phases (smt/term.h) checked by isolate()'s `jobs` children side by side:
 /// below it, one child checks them all (a forked child costs about 25 ms on the 2-core
 /// machine of docs/benchmarks.md; a fact phase takes about 1-100 ms).
 constexpr int kMinParallelFactPhases = 16;
+
+/// The fewest terms (TermStore::size) of a large query: checkAll() checks its queries side
+/// by side only when one of them is large (the induction steps of e2m1 k = 2 f16 rtz
+/// post2/post have 72-1,286 terms and take 40-100 ms each, about what a child of their own
+/// costs; the root step of e4m3 x e2m1 k = 32 bf16 post2/post has 24,689, its other steps
+/// 86-1,367, and they run beside it).
+constexpr size_t kMinParallelQueryTerms = 2000;
 
 /// The most terms a constant-false query may reach to be checked in the process.
 constexpr size_t kInProcessMaxTerms = 20000;
@@ -69,13 +79,16 @@ struct Entrant {
 /// unknown into a verdict. runIsolated() is the race of one entrant.
 CheckResult raceIsolated(const std::vector<Entrant> &entrants, double timeoutSec);
 
-/// Runs every one of `works` (solver calls, each on a share of a query's phases) in a forked
-/// child of its own, all at once, within `timeoutSec` in all (<= 0: none): unsat when every
-/// child answers unsat; otherwise the first other answer to arrive (sat, or unknown: a child
-/// killed at the limit plus the grace period, dead or without an answer), and the children
-/// still running are killed. The conjunction of the shares, where raceIsolated() is their
-/// disjunction.
-CheckResult allIsolated(const std::vector<std::function<CheckResult()>> &works, double timeoutSec);
+/// Runs every one of `works` (solver calls: the shares of a query's fact phases, or whole
+/// queries) in a forked child of its own, all at once, within `timeoutSec` (<= 0: none; each
+/// child is killed at the limit plus the grace period). Returns their answers in order, up to
+/// and including the first that is not unsat: all of them unsat means the conjunction holds.
+/// Once work i answers sat or unknown, the works after it are no longer needed and their
+/// children are killed; the works before it are still waited for, so the answer is the one
+/// running them one after another in order would give (up to timeouts). An answer's seconds
+/// are its wall time from the start. The conjunction of the works, where raceIsolated() is
+/// their disjunction.
+std::vector<CheckResult> eachIsolated(const std::vector<std::function<CheckResult()>> &works, double timeoutSec);
 
 /// Writes all of `s` to `fd` (a pipe to the parent, from a forked child); false on failure.
 bool writeAll(int fd, const std::string &s);

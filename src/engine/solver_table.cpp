@@ -598,32 +598,36 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> structuredI
 
 namespace {
 /// One query (a whole block, or an induction step when sq.step is set) on `region`.
-RegionCheck checkQuery(const PairQuery &q, const smt::Query &sq, const Region &region, smt::Backend &backend,
-                       double timeoutSec, bool keepText) {
-  RegionCheck rc;
+/// The encoding of sq, or none with rc saying why (the deadline, an encoding limit).
+std::unique_ptr<smt::LiaEncoding> encodeQuery(const PairQuery &q, const smt::Query &sq, RegionCheck &rc) {
   if (q.budget && q.budget->passed()) {
     rc.verdict = smt::Verdict::Unknown;
     rc.reason = q.budget->stopReason();
     rc.final = true;
-    return rc;
+    return nullptr;
   }
-  std::optional<smt::LiaEncoding> enc;
   try {
-    enc.emplace(sq);
+    return std::make_unique<smt::LiaEncoding>(sq);
   } catch (const EncodingLimit &e) {
     rc.verdict = smt::Verdict::Unknown;
     rc.reason = std::string("encoding too large: ") + e.what();
     rc.tooLarge = true;
-    return rc;
   } catch (const smt::BudgetExceeded &e) {
     rc.verdict = smt::Verdict::Unknown;
     rc.reason = e.what();
     // The deadline, or the term cap: a query's size depends on k and the tree far more than
     // on the region, so a smaller region would not fit either.
     rc.final = true;
-    return rc;
   }
-  smt::CheckResult r = backend.check(enc->store(), smt::Budget::limitFor(q.budget, timeoutSec));
+  return nullptr;
+}
+
+/// What the solver's answer r on the encoding `enc` of sq means: a proof record (unsat, the
+/// analysis' claims checked), a confirmed counterexample (sat), a failed induction step with
+/// its model, or unknown with the reason.
+RegionCheck interpretAnswer(const PairQuery &q, const smt::Query &sq, const Region &region, smt::Backend &backend,
+                            const smt::LiaEncoding *enc, smt::CheckResult r, bool keepText) {
+  RegionCheck rc;
   rc.seconds = r.seconds;
   rc.verdict = r.verdict;
   rc.reason = r.reason;
@@ -694,6 +698,15 @@ RegionCheck checkQuery(const PairQuery &q, const smt::Query &sq, const Region &r
   }
   return rc;
 }
+
+RegionCheck checkQuery(const PairQuery &q, const smt::Query &sq, const Region &region, smt::Backend &backend,
+                       double timeoutSec, bool keepText) {
+  RegionCheck rc;
+  const std::unique_ptr<smt::LiaEncoding> enc = encodeQuery(q, sq, rc);
+  if (!enc) return rc;
+  smt::CheckResult r = backend.check(enc->store(), smt::Budget::limitFor(q.budget, timeoutSec));
+  return interpretAnswer(q, sq, region, backend, enc.get(), std::move(r), keepText);
+}
 }  // namespace
 
 RegionCheck checkRegion(const PairQuery &q, const Region &region, smt::Backend &backend,
@@ -706,6 +719,35 @@ RegionCheck checkInductionStep(const PairQuery &q, const Region &region, Inducti
                                smt::Backend &backend, double timeoutSec, bool keepText) {
   smt::Query sq{q.cfg, q.lhs, q.rhs, q.rel, region, {}, q.budget, q.obligations, q.fault, step, inv, {}};
   return checkQuery(q, sq, region, backend, timeoutSec, keepText);
+}
+
+std::vector<RegionCheck> checkInductionSteps(const PairQuery &q, const Region &region,
+                                             const std::vector<InductionStep> &steps, const Invariant &inv,
+                                             smt::Backend &backend, double timeoutSec, bool keepText) {
+  // Every step encoded first (up to one that cannot be), then checked together.
+  std::vector<smt::Query> sqs;
+  std::vector<std::unique_ptr<smt::LiaEncoding>> encs;
+  std::optional<RegionCheck> notEncoded;
+  for (InductionStep st : steps) {
+    sqs.push_back(smt::Query{q.cfg, q.lhs, q.rhs, q.rel, region, {}, q.budget, q.obligations, q.fault, st, inv, {}});
+    RegionCheck rc;
+    encs.push_back(encodeQuery(q, sqs.back(), rc));
+    if (!encs.back()) {
+      encs.pop_back();
+      notEncoded = std::move(rc);
+      break;
+    }
+  }
+  std::vector<const smt::TermStore *> stores;
+  for (const auto &e : encs) stores.push_back(&e->store());
+  std::vector<smt::CheckResult> answers = backend.checkAll(stores, smt::Budget::limitFor(q.budget, timeoutSec));
+  std::vector<RegionCheck> out;
+  for (size_t i = 0; i < answers.size(); ++i) {
+    out.push_back(interpretAnswer(q, sqs[i], region, backend, encs[i].get(), std::move(answers[i]), keepText));
+    if (out.back().verdict != smt::Verdict::Unsat) return out;
+  }
+  if (notEncoded) out.push_back(std::move(*notEncoded));
+  return out;
 }
 
 RegionCheck checkNvfp4Region(const PairQuery &q, const Nvfp4Region &region, smt::Backend &backend,
@@ -842,8 +884,11 @@ InductionCheck proveAnyOrder(const PairQuery &q, const Region &region, smt::Back
     if (inv.noInf && !failedOnInfinity(inv)) continue;
     std::vector<ProofRecord> steps;
     bool ok = true;
-    for (InductionStep st : inductionSteps(q.cfg)) {
-      RegionCheck rc = checkInductionStep(q, region, st, inv, backend, timeoutSec, keepText);
+    const std::vector<InductionStep> stepList = inductionSteps(q.cfg);
+    std::vector<RegionCheck> checks = checkInductionSteps(q, region, stepList, inv, backend, timeoutSec, keepText);
+    for (size_t i = 0; i < checks.size(); ++i) {
+      const InductionStep st = stepList[i];
+      RegionCheck &rc = checks[i];
       ++out.queries;
       out.solverSeconds += rc.seconds;
       if (rc.verdict != smt::Verdict::Unsat) {
@@ -857,6 +902,8 @@ InductionCheck proveAnyOrder(const PairQuery &q, const Region &region, smt::Back
       }
       steps.push_back(rc.proof);
     }
+    if (ok && steps.size() != stepList.size())
+      throw std::logic_error("the induction's steps were not all checked");
     if (ok) {
       out.verdict = smt::Verdict::Unsat;
       out.steps = std::move(steps);

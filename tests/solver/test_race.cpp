@@ -185,27 +185,40 @@ TEST_CASE("isolate: a small constant-false query is checked in this process, eve
   CHECK(cvc5->check(s, 5).verdict == Verdict::Unsat);
 }
 
-TEST_CASE("allIsolated: unsat only when every share is, the first other answer stops the rest", "[race]") {
+TEST_CASE("eachIsolated: in order up to the first answer that is not unsat, as one after another", "[race]") {
   const auto t0 = std::chrono::steady_clock::now();
   auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-  CheckResult all = allIsolated({answerAfter(0.05, Verdict::Unsat), answerAfter(0.1, Verdict::Unsat),
-                                 answerAfter(0.0, Verdict::Unsat)},
-                                10);
-  CHECK(all.verdict == Verdict::Unsat);
-  // A sat share decides at once; the slow unsat share is killed.
-  const double before = since();
-  CheckResult sat = allIsolated({answerAfter(30, Verdict::Unsat), answerAfter(0.05, Verdict::Sat)}, 60);
-  CHECK(sat.verdict == Verdict::Sat);
-  CHECK(sat.model.at("x") == Integer(7));
+  auto verdicts = [](const std::vector<CheckResult> &rs) {
+    std::vector<Verdict> v;
+    for (const CheckResult &r : rs) v.push_back(r.verdict);
+    return v;
+  };
+  // All unsat: every answer.
+  CHECK(verdicts(eachIsolated({answerAfter(0.05, Verdict::Unsat), answerAfter(0.1, Verdict::Unsat),
+                               answerAfter(0.0, Verdict::Unsat)},
+                              10)) == std::vector<Verdict>{Verdict::Unsat, Verdict::Unsat, Verdict::Unsat});
+  // The first that is not unsat ends the answer, and the slow work after it is killed.
+  double before = since();
+  std::vector<CheckResult> sat =
+      eachIsolated({answerAfter(0.0, Verdict::Unsat), answerAfter(0.05, Verdict::Sat), answerAfter(30, Verdict::Unsat)}, 60);
+  CHECK(verdicts(sat) == std::vector<Verdict>{Verdict::Unsat, Verdict::Sat});
+  CHECK(sat[1].model.at("x") == Integer(7));
   CHECK(since() - before < 20);
-  // An unknown share is the answer: never unsat.
-  CheckResult unk = allIsolated({answerAfter(0.0, Verdict::Unsat), answerAfter(0.05, Verdict::Unknown, "gave up")}, 10);
-  CHECK(unk.verdict == Verdict::Unknown);
-  CHECK(unk.reason == "gave up");
-  // The limit holds over all of them.
-  CheckResult late = allIsolated({answerAfter(30, Verdict::Unsat), answerAfter(0.0, Verdict::Unsat)}, 0.3);
-  CHECK(late.verdict == Verdict::Unknown);
-  CHECK(late.reason.find("timeout") != std::string::npos);
+  // A later work's early failure waits for the earlier ones: their answer comes first, as it
+  // would one after another (here a sat after 0.3 s before an unknown after 0.0 s).
+  std::vector<CheckResult> ordered =
+      eachIsolated({answerAfter(0.3, Verdict::Sat), answerAfter(0.0, Verdict::Unknown, "gave up")}, 10);
+  CHECK(verdicts(ordered) == std::vector<Verdict>{Verdict::Sat});
+  std::vector<CheckResult> unk =
+      eachIsolated({answerAfter(0.2, Verdict::Unsat), answerAfter(0.0, Verdict::Unknown, "gave up")}, 10);
+  CHECK(verdicts(unk) == std::vector<Verdict>{Verdict::Unsat, Verdict::Unknown});
+  CHECK(unk[1].reason == "gave up");
+  // The limit holds over all of them: the unfinished first is unknown, nothing after it.
+  before = since();
+  std::vector<CheckResult> late = eachIsolated({answerAfter(30, Verdict::Unsat), answerAfter(0.0, Verdict::Unsat)}, 0.3);
+  CHECK(verdicts(late) == std::vector<Verdict>{Verdict::Unknown});
+  CHECK(late[0].reason.find("timeout") != std::string::npos);
+  CHECK(since() - before < 20);
 }
 
 namespace {
@@ -230,8 +243,11 @@ private:
 /// A query with a goal and `facts` facts of a phase each (Coverage facts, which the interval
 /// analysis cannot decide: not (c1 x + c2 y = 1) with c1, c2 >= 3 on x, y >= 0). With
 /// `falseFact` >= 0, that fact is replaced by one that fails (x + y = 2 at x = y = 1).
-void factQuery(TermStore &s, int facts, int falseFact = -1) {
+/// With `pad`, `pad` more variables and constraints, to make it a large query (more than
+/// kMinParallelQueryTerms terms).
+void factQuery(TermStore &s, int facts, int falseFact = -1, int pad = 0) {
   s.setObligations(true);
+  for (int i = 0; i < pad; ++i) s.assertTrue(s.le(s.intVar("p" + std::to_string(i), 0, 100), s.intConst(50)));
   TermRef x = s.intVar("x", 0, 100), y = s.intVar("y", 0, 100);
   auto lin = [&](int a, int b) { return s.add(s.mulc(x, a), s.mulc(y, b)); };
   for (int i = 0; i < facts; ++i)
@@ -260,6 +276,22 @@ TEST_CASE("isolate with jobs: the fact phases side by side answer as one process
     CHECK(isolate(std::make_unique<FailingPhases>(std::vector<int>{}), 3)->check(s, 30).verdict == Verdict::Unsat);
     CheckResult both = isolate(std::make_unique<FailingPhases>(std::vector<int>{0, 7}), 3)->check(s, 30);
     CHECK(both.phase == 0);
+    // checkAll: three queries side by side (one of them large), the answers in order up to
+    // the first failure.
+    TermStore u, v;
+    factQuery(u, 3, -1, 1000);
+    REQUIRE(u.size() >= kMinParallelQueryTerms);
+    factQuery(v, 20);
+    for (int jobs : {1, 2}) {
+      auto be = isolate(std::make_unique<FailingPhases>(std::vector<int>{}), jobs);
+      CHECK(be->checkAll({&u, &v, &s}, 30).size() == 3);
+      auto failing = isolate(std::make_unique<FailingPhases>(std::vector<int>{5}), jobs);
+      std::vector<CheckResult> rs = failing->checkAll({&u, &v, &s}, 30);
+      REQUIRE(rs.size() == 2);  // u has no phase 5; v fails there; s is not needed
+      CHECK(rs[0].verdict == Verdict::Unsat);
+      CHECK(rs[1].verdict == Verdict::Sat);
+      CHECK(rs[1].phase == 5);
+    }
   }
   // cvc5: unsat with every fact proven; sat in the phase of the one false fact.
   for (int jobs : {1, 2}) {
