@@ -724,12 +724,18 @@ RegionCheck checkInductionStep(const PairQuery &q, const Region &region, Inducti
 std::vector<RegionCheck> checkInductionSteps(const PairQuery &q, const Region &region,
                                              const std::vector<InductionStep> &steps, const Invariant &inv,
                                              smt::Backend &backend, double timeoutSec, bool keepText) {
-  // Every step encoded first (up to one that cannot be), then checked together.
+  std::vector<RegionCheck> out;
+  if (steps.empty()) return out;
+  // The first step (the leaf step) alone, as before: where it fails, the others, the root
+  // step's large query among them, are not even encoded.
+  out.push_back(checkInductionStep(q, region, steps[0], inv, backend, timeoutSec, keepText));
+  if (out.back().verdict != smt::Verdict::Unsat) return out;
+  // The others encoded (up to one that cannot be), then checked together.
   std::vector<smt::Query> sqs;
   std::vector<std::unique_ptr<smt::LiaEncoding>> encs;
   std::optional<RegionCheck> notEncoded;
-  for (InductionStep st : steps) {
-    sqs.push_back(smt::Query{q.cfg, q.lhs, q.rhs, q.rel, region, {}, q.budget, q.obligations, q.fault, st, inv, {}});
+  for (size_t i = 1; i < steps.size(); ++i) {
+    sqs.push_back(smt::Query{q.cfg, q.lhs, q.rhs, q.rel, region, {}, q.budget, q.obligations, q.fault, steps[i], inv, {}});
     RegionCheck rc;
     encs.push_back(encodeQuery(q, sqs.back(), rc));
     if (!encs.back()) {
@@ -741,7 +747,6 @@ std::vector<RegionCheck> checkInductionSteps(const PairQuery &q, const Region &r
   std::vector<const smt::TermStore *> stores;
   for (const auto &e : encs) stores.push_back(&e->store());
   std::vector<smt::CheckResult> answers = backend.checkAll(stores, smt::Budget::limitFor(q.budget, timeoutSec));
-  std::vector<RegionCheck> out;
   for (size_t i = 0; i < answers.size(); ++i) {
     out.push_back(interpretAnswer(q, sqs[i], region, backend, encs[i].get(), std::move(answers[i]), keepText));
     if (out.back().verdict != smt::Verdict::Unsat) return out;

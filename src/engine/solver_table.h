@@ -89,9 +89,10 @@ RegionCheck checkNvfp4Region(const PairQuery &q, const Nvfp4Region &region, smt:
 RegionCheck checkInductionStep(const PairQuery &q, const Region &region, InductionStep step, const Invariant &inv,
                                smt::Backend &backend, double timeoutSec, bool keepText = false);
 /// checkInductionStep for each of `steps`, in order up to and including the first that is not
-/// unsat (the invariant carries over only if every step holds). Every step is encoded first,
-/// then the queries are checked with backend.checkAll: side by side with a backend of several
-/// jobs (smt::isolate), with the answers one after another would give.
+/// unsat (the invariant carries over only if every step holds). The first step (the leaf
+/// step) is checked alone; if it holds, every other step is encoded, then their queries are
+/// checked with backend.checkAll: side by side with a backend of several jobs
+/// (smt::isolate), with the answers one after another would give.
 std::vector<RegionCheck> checkInductionSteps(const PairQuery &q, const Region &region,
                                              const std::vector<InductionStep> &steps, const Invariant &inv,
                                              smt::Backend &backend, double timeoutSec, bool keepText = false);
