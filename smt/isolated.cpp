@@ -146,7 +146,7 @@ private:
   }
 
   std::unique_ptr<Backend> inner_;
-  int jobs_ = 1;  ///< processes for the fact phases of one query
+  int jobs_ = 1;  ///< processes for the fact phases of one query, and for checkAll
 };
 
 }  // namespace

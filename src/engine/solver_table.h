@@ -214,9 +214,9 @@ struct SolverTableOptions {
   double bandSeconds = 2;
   double bandTotalSeconds = 20;
   /// Processors to use: threads that evaluate a candidate witness on the code groups (the
-  /// structured inputs, counterexamples and single products: disagreeingGroups), and solver
-  /// processes for the fact phases of one query (smt::isolate's `jobs`). The table does not
-  /// depend on it.
+  /// structured inputs, and each witness found: disagreeingGroups), and solver processes for
+  /// the fact phases of one query and for induction steps side by side (smt::isolate's
+  /// `jobs`). The table does not depend on it.
   int threads = 1;
   std::function<void(const std::string &)> log;
   /// Called after each query and each witness search with (code pairs decided, 65025): for a
