@@ -81,6 +81,13 @@ bool deserialize(const std::string &text, CheckResult &r) {
   return end && haveV;
 }
 
+/// Why a child killed at its limit (plus the grace period) has no answer.
+std::string killedReason(double timeoutSec) {
+  char why[128];
+  std::snprintf(why, sizeof why, "timeout: the solver did not stop within its %.3g s limit and was killed", timeoutSec);
+  return why;
+}
+
 CheckResult &unknown(CheckResult &r, Clock::time_point t0, const std::string &why) {
   r.verdict = Verdict::Unknown;
   r.reason = why;
@@ -242,9 +249,7 @@ CheckResult finishChild(Child &c, bool killed, double timeoutSec, Clock::time_po
   }
   CheckResult out;
   if (killed) {
-    char why[128];
-    std::snprintf(why, sizeof why, "timeout: the solver did not stop within its %.3g s limit and was killed",
-                  timeoutSec);
+    const std::string why = killedReason(timeoutSec);
     return unknown(out, t0, why);  // a timeout: a smaller query may well finish
   }
   if (WIFSIGNALED(status)) {
@@ -334,9 +339,7 @@ CheckResult raceIsolated(const std::vector<Entrant> &entrants, double timeoutSec
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(killAt - now).count();
       if (left <= 0) {
         killAll();
-        char why[128];
-        std::snprintf(why, sizeof why, "timeout: the solver did not stop within its %.3g s limit and was killed",
-                      timeoutSec);
+        const std::string why = killedReason(timeoutSec);
         out = CheckResult{};
         return unknown(out, t0, why);  // a timeout: a smaller query may well finish
       }
@@ -431,9 +434,7 @@ std::vector<CheckResult> eachIsolated(const std::vector<std::function<CheckResul
     if (limited) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(killAt - Clock::now()).count();
       if (left <= 0) {
-        char why[128];
-        std::snprintf(why, sizeof why, "timeout: the solver did not stop within its %.3g s limit and was killed",
-                      timeoutSec);
+        const std::string why = killedReason(timeoutSec);
         stopAll(why);
         break;
       }

@@ -106,8 +106,9 @@ TableOutcome runTable(const Args &args, const ProgressFn &progress) {
     opt.timeout = parseSecondsOpt(args, "query-timeout", 120);
     opt.keepQueries = args.flag("embed-queries");
     opt.inductionFirst = proof == "auto";
-    // --jobs: threads for trying candidate witnesses on the code groups (default: one per
-    // processor, at most 8); the table is the same for every value.
+    // --jobs: threads for trying candidate witnesses on the code groups, and solver processes
+    // for fact phases and induction steps side by side (default: one per processor, at most
+    // 8); the table is the same for every value.
     opt.threads = parseJobsOpt(args, defaultJobs(), "threads");
     opt.progress = progress;
     if (args.flag("verbose")) opt.log = [](const std::string &s) { fmt::print(stderr, "mxcert: {}\n", s); };
