@@ -3,6 +3,7 @@
 #include "src/engine/step_witness.h"
 
 #include "models/eval.h"
+#include "models/induction.h"
 
 #include <algorithm>
 
@@ -120,6 +121,60 @@ std::optional<Witness> rootStepInput(const PairQuery &q, InductionStep step, con
   const std::optional<std::pair<int, int>> pair = modelCodePair(region, m);
   if (!pair) return std::nullopt;
   return inputWithSum(q, pair->first, pair->second, units, negative, negativeZero, positiveTerms(q.cfg, inv.grid));
+}
+
+std::vector<std::pair<unsigned, unsigned>> failingLeaves(const PairQuery &q, const Invariant &inv, int xa, int xb,
+                                                         size_t maxLeaves) {
+  std::vector<std::pair<unsigned, unsigned>> out;
+  if (q.cfg.anyOrder || q.cfg.nvfp4() || maxLeaves == 0) return out;
+  ConcreteDomain d;
+  const Scales<ConcreteDomain> s = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
+  const Placement pB = inv.baseIsRhs ? q.rhs : q.lhs, pO = inv.baseIsRhs ? q.lhs : q.rhs;
+  const Integer sigmaB = sideScale(d, pB, s), sigmaO = sideScale(d, pO, s);
+  const Integer XB = Integer(int64_t(inv.grid)) + sigmaB, XO = Integer(int64_t(inv.grid)) + sigmaO;
+  // (error class, |error| as N 2^X) per failing leaf; class 1: a NaN or infinity on one side.
+  struct Failing {
+    bool special;
+    Integer N, X;
+    unsigned a, b;
+  };
+  std::vector<Failing> failing;
+  // A signed value (-1)^neg N 2^X as an integer times 2^lo (lo <= X).
+  auto scaled = [](bool neg, const Integer &N, const Integer &X, const Integer &lo) {
+    const Integer v = N * Integer::pow2(unsigned((X - lo).toInt64()));
+    return neg ? -v : v;
+  };
+  for (unsigned ca = 0; ca < q.cfg.a.numCodes(); ++ca)
+    for (unsigned cb = 0; cb < q.cfg.b.numCodes(); ++cb) {
+      const CVal A = decodeElement(d, q.cfg.a, Integer(int64_t(ca))), B = decodeElement(d, q.cfg.b, Integer(int64_t(cb)));
+      const CVal LB = placementLeaf(d, pB, q.cfg, A, B, s), LO = placementLeaf(d, pO, q.cfg, A, B, s);
+      if (inSubtreeInvariant(d, inv, LB, LO, Integer(1), XB, XO)) continue;
+      if (LB.nan || LB.inf || LO.nan || LO.inf) {
+        failing.push_back(Failing{true, Integer(0), Integer(0), ca, cb});
+        continue;
+      }
+      // What O's leaf should be: (-1)^sB NB 2^(XB' + σ(O) - σ(B)) (scaled), 0 (zero), LB (equal).
+      bool expNeg = LB.neg;
+      Integer expN = LB.N, expX = LB.X;
+      if (inv.mode == InvariantMode::Scaled) expX = LB.X + sigmaO - sigmaB;
+      if (inv.mode == InvariantMode::Zero) expN = Integer(0);
+      const Integer lo = min(LO.X, expX);
+      Integer err = scaled(LO.neg, LO.N, LO.X, lo) - scaled(expNeg, expN, expX, lo);
+      if (err.sign() < 0) err = -err;
+      failing.push_back(Failing{false, err, lo, ca, cb});
+    }
+  // Largest error first: every error as a whole number of units of the smallest exponent.
+  std::optional<Integer> lowest;
+  for (const Failing &f : failing)
+    if (!f.special) lowest = lowest ? min(*lowest, f.X) : f.X;
+  for (Failing &f : failing)
+    if (!f.special) f.N = f.N * Integer::pow2(unsigned((f.X - *lowest).toInt64()));
+  std::stable_sort(failing.begin(), failing.end(), [](const Failing &x, const Failing &y) {
+    if (x.special != y.special) return x.special;
+    return !x.special && y.N < x.N;
+  });
+  for (size_t i = 0; i < failing.size() && out.size() < maxLeaves; ++i) out.emplace_back(failing[i].a, failing[i].b);
+  return out;
 }
 
 unsigned largestFiniteCode(const ElementFormat &f) {

@@ -102,6 +102,19 @@ RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::v
 std::vector<Witness> leafStepInputs(const PairQuery &q, InductionStep step, const Region &region,
                                     const std::map<std::string, Integer> &model);
 
+/// The element code pairs (a, b) whose two leaves at the code pair (xa, xb) are not in I(1)
+/// of `inv` (the leaf step's goal, evaluated by the reference model), at most `maxLeaves` of
+/// them, the largest leaf error first: a NaN or infinity on one side only, then by the
+/// magnitude of O's leaf less what the invariant says it is (B's leaf times 2^(σ(O) - σ(B))
+/// in mode scaled, zero in mode zero, B's leaf in mode equal). A leaf step's model names one
+/// such pair, often one whose error is too small to show in any sum (a leaf far below the
+/// accumulator's smallest subnormal that rounds to zero on one side); the largest errors
+/// (half a unit in the last place, a leaf that overflows) are the ones that n equal leaves
+/// or a large neighbour make visible at the root (leafStepInputs). Empty for an any-order or
+/// NVFP4 q. Only proposals: nothing here decides a proof.
+std::vector<std::pair<unsigned, unsigned>> failingLeaves(const PairQuery &q, const Invariant &inv, int xa, int xb,
+                                                         size_t maxLeaves);
+
 /// The code of f's largest finite positive value (codes are ordered by magnitude).
 unsigned largestFiniteCode(const ElementFormat &f);
 

@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 using namespace mxcert;
@@ -447,4 +448,65 @@ TEST_CASE("step witness: a failed leaf step's product in n leaves, and beside it
   PairQuery any = q;
   any.cfg.anyOrder = 4;
   CHECK(engine::leafStepInputs(any, InductionStep::Leaf, r, m).empty());
+}
+
+TEST_CASE("step witness: the failing leaves at a leaf step's code pair, the largest error first",
+          "[solver][step-witness]") {
+  // e3m2 x e5m2 k = 32 pairwise f32 pre/post2 value at xa = 0, xb = 103 (e = -151): pre's leaf
+  // rnd(2^-151 a b) lies on f32's subnormal grid 2^-149, post2's leaf rnd(a b) = a b is exact
+  // (at most 6 significant bits). A leaf step's model named the leaf (3, 1): 3 2^-20, which pre
+  // rounds to zero, an error of 3 2^-171 that no sum of 32 such leaves shows.
+  const ElementFormat e3m2 = *findElementFormat("e3m2"), e5m2 = *findElementFormat("e5m2");
+  const PairQuery q{ModelConfig{e3m2, e5m2, AccSpec{*findAccFormat("f32")}, Tree::pairwise(32)},
+                    Placement::Pre, Placement::Post2, Relation::Value, nullptr, false, {}};
+  const Invariant inv = engine::candidateInvariants(q).front();
+  REQUIRE(inv.mode == InvariantMode::Scaled);
+  REQUIRE(inv.baseIsRhs);  // base post2, O = pre
+  const int xa = 0, xb = 103, e = xa + xb - 254;
+  auto value = [](const ElementFormat &f, unsigned c) {
+    const ElementValue v = decodeElementCode(f, c);
+    return (v.neg ? -1.0 : 1.0) * std::ldexp(double(v.n.toInt64()), f.quantumExp());
+  };
+  // The error of pre's leaf by native float: the exact product scaled by 2^e (exact in
+  // double), rounded to f32 (round to nearest even, subnormals kept) less itself.
+  auto error = [&](unsigned a, unsigned b) {
+    const double exact = std::ldexp(value(e3m2, a) * value(e5m2, b), e);
+    return std::fabs(double(float(exact)) - exact);
+  };
+  const auto leaves = engine::failingLeaves(q, inv, xa, xb, 16);
+  REQUIRE(leaves.size() == 16);
+  CHECK(error(leaves[0].first, leaves[0].second) == std::ldexp(1.0, -150));  // half a unit: a tie
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    CHECK(error(leaves[i].first, leaves[i].second) > 0);
+    if (i > 0) CHECK(error(leaves[i].first, leaves[i].second) <= error(leaves[i - 1].first, leaves[i - 1].second));
+  }
+  // Every failing leaf is there when asked for all, the model's among them, after the others.
+  const auto all = engine::failingLeaves(q, inv, xa, xb, 1u << 16);
+  size_t errs = 0;
+  for (unsigned a = 0; a < e3m2.numCodes(); ++a)
+    for (unsigned b = 0; b < e5m2.numCodes(); ++b) {
+      const ElementValue va = decodeElementCode(e3m2, a), vb = decodeElementCode(e5m2, b);
+      if (!va.nan && !va.inf && !vb.nan && !vb.inf && error(a, b) > 0) ++errs;
+    }
+  CHECK(all.size() == errs);
+  const auto model = std::find(all.begin(), all.end(), std::make_pair(3u, 1u));
+  REQUIRE(model != all.end());
+  CHECK(model - all.begin() > 16);
+  // The model's leaf in n leaves makes no witness; the largest error's does (n = 2: two ties
+  // that pre rounds down, to even, and post2 adds before it rounds once).
+  const Region r = box(0, 103, 0, 103);
+  auto witnesses = [&](unsigned a, unsigned b) {
+    size_t n = 0;
+    for (const engine::Witness &w : engine::leafStepInputs(
+             q, InductionStep::Leaf, r,
+             {{"a0", Integer(int64_t(a))}, {"b0", Integer(int64_t(b))}, {"xa", Integer(xa)}, {"e", Integer(e)}}))
+      if (engine::witnessDisagrees(q, w, w.xa, w.xb)) ++n;
+    return n;
+  };
+  CHECK(witnesses(3, 1) == 0);
+  CHECK(witnesses(leaves[0].first, leaves[0].second) > 0);
+  // Only fixed MX trees.
+  PairQuery any = q;
+  any.cfg.anyOrder = 32;
+  CHECK(engine::failingLeaves(any, inv, xa, xb, 16).empty());
 }
