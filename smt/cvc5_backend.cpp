@@ -52,6 +52,12 @@ public:
   CheckResult solvePhase(const TermStore &store, int phase, double timeoutSec, bool justification) {
     cvc5::Solver slv;
     slv.setLogic("QF_LIA");
+    // One checkSat per Solver: not incremental. cvc5's API solver is incremental by default
+    // (its command-line tool is not, unless the script asks), and incremental mode turns off
+    // preprocessing that this encoding needs: an e2m3 x e3m2 k = 32 bf16 post2/post value
+    // root step took 26 s incremental and 4.4 s not (the same SMT-LIB2 text, cvc5's
+    // command-line tool; docs/benchmarks.md).
+    slv.setOption("incremental", "false");
     slv.setOption("produce-models", "true");
     if (justification) slv.setOption("decision", "justification");
     if (timeoutSec > 0) slv.setOption("tlimit-per", std::to_string(std::max(1L, long(timeoutSec * 1000))));  // never 0 (= no limit)

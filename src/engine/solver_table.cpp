@@ -587,8 +587,17 @@ constexpr int kInductionSplitDepth = 6;
 /// (e2m1 at k = 32 in f16: 6,402 sums per pair, so 624 pairs; e4m3 in bf16: 8,962, so 446).
 constexpr long kRootScanEvaluations = 4'000'000;
 
-/// The largest region (in code pairs) scanned on concrete values before its induction.
+/// The largest region (in code pairs) scanned on concrete values before its induction with
+/// the whole kRootScanEvaluations.
 constexpr long kRootScanFirstPairs = 64;
+
+/// The largest region (in code pairs) scanned before its induction at all, and that scan's
+/// budget above kRootScanFirstPairs: about 0.4 s here. e2m3 x e3m2 k = 32 bf16 post2/post
+/// value: the line xa = 0, xb = 0..127 (128 pairs) gives 6 witnesses in 0.18 s, where its
+/// root step took 12-22 s to find the first; a region that agrees (e4m3 x e2m1 f16 ftz
+/// post2/post: 150 pairs) loses at most the budget.
+constexpr long kRootScanFirstWidePairs = 256;
+constexpr long kRootScanFirstWideEvaluations = 1'000'000;
 
 /// The most failing leaves (failingLeaves, the largest errors) tried in leafStepInputs's
 /// inputs at a failed leaf step's code pair when the model's own leaf gave no witness: at
@@ -1468,7 +1477,8 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   // nearest (cxa, cxb) first, within kRootScanEvaluations (rootStepScan, step_witness.h):
   // each candidate is confirmed by the reference evaluator before it refutes anything, and
   // the pairs left keep going to the induction. Returns the number of witnesses added.
-  auto scanRootStep = [&](const Region &r, const Invariant &inv, int cxa, int cxb) {
+  auto scanRootStep = [&](const Region &r, const Invariant &inv, int cxa, int cxb,
+                          long budget = kRootScanEvaluations) {
     if (inv.mode == InvariantMode::Equal) return size_t(0);
     CodeSet &scanned = rootScanned[inv.mode == InvariantMode::Zero ? 1 : 0];
     std::vector<std::pair<int, int>> near;
@@ -1481,7 +1491,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     });
     size_t added = 0;
     const auto t0 = std::chrono::steady_clock::now();
-    const RootStepScan found = rootStepScan(q, inv, near, kRootScanEvaluations);
+    const RootStepScan found = rootStepScan(q, inv, near, budget);
     for (size_t i = 0; i < found.pairsScanned; ++i) scanned.set(near[i].first, near[i].second);
     for (const Witness &c : found.candidates) {
       if (res.witnessOf[pairIdx(c.xa, c.xb)] >= 0 || !witnessDisagrees(q, c, c.xa, c.xb)) continue;
@@ -1555,7 +1565,9 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
           // root step has models the solver may take long to find one (e2m1 k = 32 f16
           // post2/post: 20 s for the first in xa:103..104,xb:103..127), where the scan takes
           // a few milliseconds per pair. Witnesses found change the region: it is taken again.
-          if (scanInvariant && r.count() <= kRootScanFirstPairs && scanRootStep(r, *scanInvariant, r.xa.lo, r.xb.lo) > 0) {
+          if (scanInvariant && r.count() <= kRootScanFirstWidePairs &&
+              scanRootStep(r, *scanInvariant, r.xa.lo, r.xb.lo,
+                           r.count() <= kRootScanFirstPairs ? kRootScanEvaluations : kRootScanFirstWideEvaluations) > 0) {
             if (halfTaken) inductionHalves.push_back({r, depth});
             continue;
           }
