@@ -7,6 +7,9 @@
 #include "smt/term_domain.h"
 
 #include <algorithm>
+#include <memory>
+#include <system_error>
+#include <thread>
 
 namespace mxcert::smt {
 
@@ -40,7 +43,32 @@ std::string describeQuery(const Query &q) {
          (fixed.empty() ? "" : "\nfixed leaves (a code, b code): " + fixed);
 }
 
+namespace {
+
+/// Frees `store` on a detached thread, so that the caller, past its deadline, reports and
+/// exits without waiting (the process's end ends the thread too). Where no thread can be
+/// made, it is freed here.
+void releaseStore(TermStore &&store) {
+  auto held = std::make_unique<TermStore>(std::move(store));
+  try {
+    std::thread([s = std::move(held)]() mutable { s.reset(); }).detach();
+  } catch (const std::system_error &) {
+    // The lambda, and the store with it, is destroyed here.
+  }
+}
+
+}  // namespace
+
 LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
+  try {
+    build(q);
+  } catch (const BudgetExceeded &) {
+    if (q.budget && q.budget->passed()) releaseStore(std::move(store_));
+    throw;
+  }
+}
+
+void LiaEncoding::build(const Query &q) {
   // The budget bounds construction only (the store is not extended afterwards).
   struct BudgetScope {
     TermStore &s;

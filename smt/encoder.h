@@ -85,6 +85,10 @@ public:
   std::string smtlib2() const;
 
 private:
+  /// The body of the constructor. Where it stops because the command's deadline has passed,
+  /// the constructor hands the partly built store to a thread that frees it (releaseStore):
+  /// freeing a store of millions of terms took 4-15 s, after the deadline.
+  void build(const Query &q);
   /// The decoded element inputs a_i, b_i: variables a<i>, b<i> over the codes, or the fixed
   /// codes of q_.fixed.
   void decodeInputs(TermDomain &d, std::vector<Val<TermDomain>> &A, std::vector<Val<TermDomain>> &B);

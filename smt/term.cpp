@@ -87,6 +87,7 @@ std::string TermStore::key(const Node &n) {
 }
 
 TermRef TermStore::make(Node n) {
+  step();
   std::string k = key(n);
   auto it = cons_.find(k);
   if (it != cons_.end()) return TermRef{it->second};
@@ -112,7 +113,6 @@ TermRef TermStore::make(Node n) {
     if (budget_->maxTerms() && nodes_.size() >= budget_->maxTerms())
       throw BudgetExceeded("the query would have more than " + std::to_string(budget_->maxTerms()) +
                            " terms (--max-terms)");
-    if ((id & 1023u) == 0) budget_->checkDeadline("building a query");
   }
   nodes_.push_back(std::move(n));
   cons_.emplace(std::move(k), id);
@@ -1001,6 +1001,7 @@ TermRef TermStore::localFact(TermRef fact) {
   std::vector<uint32_t> defs;  // side constraints to copy
   size_t copied = 0;
   for (size_t h = 0; h < queue.size(); ++h) {
+    step();
     const auto [id, summand] = queue[h];
     auto seen = expand.find(id);
     if (seen != expand.end() && (seen->second || summand)) continue;

@@ -372,6 +372,14 @@ private:
 
   std::vector<Node> nodes_;
   const Budget *budget_ = nullptr;  ///< see setBudget
+  /// Calls of make() and steps of localFact's walk, for checking the budget's deadline every
+  /// 1024 of them: a construction that mostly finds existing nodes (hash-consing) or walks a
+  /// large DAG creates few new ones, and the deadline was found passed seconds late there.
+  uint64_t steps_ = 0;
+  /// Counts one step; every 1024th checks the deadline (throws BudgetExceeded).
+  void step() {
+    if (budget_ && (++steps_ & 1023u) == 0) budget_->checkDeadline("building a query");
+  }
   std::unordered_map<std::string, uint32_t> cons_;
   std::map<std::pair<uint32_t, unsigned>, std::pair<TermRef, TermRef>> divs_;
   std::map<std::tuple<uint32_t, unsigned, uint32_t>, std::pair<TermRef, TermRef>> condDivs_;

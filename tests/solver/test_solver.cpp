@@ -980,3 +980,30 @@ TEST_CASE("fixed trees: the every-tree induction, the unrolled query and the exh
   CHECK(fallbacks > 0);
   CHECK(fusedByInduction == 8);
 }
+
+TEST_CASE("a query cut off at the command's deadline: BudgetExceeded, and the next query builds while the first is freed",
+          "[solver][budget]") {
+  // e2m1 x e5m2 k = 32 f16 rtz pre/post2 value over xa, xb = 103..108 (e = -48..-43): an
+  // unrolled query that is still being built seconds later. The encoder hands the partly built
+  // store to a thread that frees it (freeing it in place had taken 4-15 s past a --timeout).
+  smt::Query q;
+  q.cfg = ModelConfig{*findElementFormat("e2m1"), *findElementFormat("e5m2"),
+                      AccSpec{*findAccFormat("f16"), Rounding::RTZ}, Tree::seq(32)};
+  q.lhs = Placement::Pre;
+  q.rhs = Placement::Post2;
+  q.rel = Relation::Value;
+  q.region.xa = {103, 108};
+  q.region.xb = {103, 108};
+  q.region.e = {-48, -43};
+  q.obligations = true;
+  const smt::Budget deadline = smt::Budget::after(0.3);
+  q.budget = &deadline;
+  CHECK_THROWS_AS(smt::LiaEncoding(q), smt::BudgetExceeded);
+  CHECK(deadline.passed());
+  // Another query, with no budget, while the thread may still be freeing the first.
+  smt::Query small = q;
+  small.budget = nullptr;
+  small.cfg.tree = Tree::seq(2);
+  const smt::LiaEncoding enc(small);
+  CHECK(enc.store().size() > 100);
+}
