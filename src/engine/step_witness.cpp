@@ -139,11 +139,6 @@ std::vector<std::pair<unsigned, unsigned>> failingLeaves(const PairQuery &q, con
     unsigned a, b;
   };
   std::vector<Failing> failing;
-  // A signed value (-1)^neg N 2^X as an integer times 2^lo (lo <= X).
-  auto scaled = [](bool neg, const Integer &N, const Integer &X, const Integer &lo) {
-    const Integer v = N * Integer::pow2(unsigned((X - lo).toInt64()));
-    return neg ? -v : v;
-  };
   for (unsigned ca = 0; ca < q.cfg.a.numCodes(); ++ca)
     for (unsigned cb = 0; cb < q.cfg.b.numCodes(); ++cb) {
       const CVal A = decodeElement(d, q.cfg.a, Integer(int64_t(ca))), B = decodeElement(d, q.cfg.b, Integer(int64_t(cb)));
@@ -153,15 +148,14 @@ std::vector<std::pair<unsigned, unsigned>> failingLeaves(const PairQuery &q, con
         failing.push_back(Failing{true, Integer(0), Integer(0), ca, cb});
         continue;
       }
-      // What O's leaf should be: (-1)^sB NB 2^(XB' + σ(O) - σ(B)) (scaled), 0 (zero), LB (equal).
-      bool expNeg = LB.neg;
-      Integer expN = LB.N, expX = LB.X;
-      if (inv.mode == InvariantMode::Scaled) expX = LB.X + sigmaO - sigmaB;
-      if (inv.mode == InvariantMode::Zero) expN = Integer(0);
-      const Integer lo = min(LO.X, expX);
-      Integer err = scaled(LO.neg, LO.N, LO.X, lo) - scaled(expNeg, expN, expX, lo);
+      // What O's leaf should be: LB 2^(σ(O) - σ(B)) (scaled), 0 (zero), LB (equal).
+      CVal expected = LB;
+      if (inv.mode == InvariantMode::Scaled) expected.X = LB.X + sigmaO - sigmaB;
+      if (inv.mode == InvariantMode::Zero) expected.N = Integer(0);
+      const Aligned<ConcreteDomain> al = align(d, signedN(d, LO), LO.X, signedN(d, expected), expected.X);
+      Integer err = al.A - al.B;
       if (err.sign() < 0) err = -err;
-      failing.push_back(Failing{false, err, lo, ca, cb});
+      failing.push_back(Failing{false, err, al.X, ca, cb});
     }
   // Largest error first: every error as a whole number of units of the smallest exponent.
   std::optional<Integer> lowest;
