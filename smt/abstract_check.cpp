@@ -266,6 +266,31 @@ private:
       if (!covers(k.declared, {klo, khi}) || x.tz < d.j)
         fail(at + ": its abstraction 2^" + std::to_string(d.j) + " * " + show(k.declared) + " misses values of " +
              show(x.range));
+      if (!d.vals.empty()) {
+        // The assertion r restricts k to x's value set: it must admit every value of x on
+        // the grid (the node's own checks above verify that set, its interval and its
+        // granularity), and it may mention k alone.
+        if (!x.values) {
+          fail(at + ": its abstraction is restricted to a value set the node does not have");
+          return;
+        }
+        const Integer unit = Integer::pow2(d.j);
+        for (const Integer &v : *x.values) {
+          if (!x.range.contains(v)) continue;
+          const Integer c = floorShift(v, d.j);
+          if (c * unit != v) continue;
+          bool ok = false;
+          try {
+            ok = s_.evalBool(TermRef{d.r}, {{k.name, c}});
+          } catch (const std::exception &) {
+            ok = false;
+          }
+          if (!ok) {
+            fail(at + ": its abstraction's value set leaves out " + v.str());
+            return;
+          }
+        }
+      }
       return;
     }
     case Decision::Kind::Precision: {

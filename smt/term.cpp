@@ -61,6 +61,7 @@ const char *toString(FaultInjection::Kind k) {
   case FaultInjection::Kind::RuleWithoutSideCondition: return "rewrite rule without its side condition";
   case FaultInjection::Kind::PrecisionTooSmall: return "precision bound too small";
   case FaultInjection::Kind::PrecisionShownWrong: return "precision bound taken as shown";
+  case FaultInjection::Kind::AbstractionValueDropped: return "abstraction's value set without its largest value";
   }
   return "?";
 }
@@ -977,6 +978,34 @@ TermRef TermStore::abstraction(uint32_t id) {
     dec.x = id;
     dec.q = k.id;
     dec.j = t;
+    // Where the node's (checked) value set leaves out values of that grid, k also takes one
+    // of the set's values: "k = c_1 or ... or k = c_n", a definitional assertion of every
+    // phase that uses k. Without it a decision made from the value set (x + v = c folded to
+    // false because v is -10 or 5, never between) is a fact its local copy cannot prove.
+    // Values off the grid or the interval are left out: the checked granularity and interval
+    // say that the node never takes them.
+    if (n.values) {
+      std::vector<Integer> ks;
+      for (const Integer &v : *n.values) {
+        if (!n.range.contains(v)) continue;
+        const Integer c = floorDiv2(v, t);
+        if (c * p == v) ks.push_back(c);
+      }
+      if (!ks.empty() && Integer(int64_t(ks.size())) < khi - klo + 1) {
+        if (ks.size() >= 2 && faultHere(FaultInjection::Kind::AbstractionValueDropped)) ks.pop_back();
+        TermRef any = rawCmp0(Op::Eq0, sub(k, intConst(ks.front())));
+        for (size_t i = 1; i < ks.size(); ++i) {
+          Node o;
+          o.op = Op::Or;
+          o.args = {any.id, rawCmp0(Op::Eq0, sub(k, intConst(ks[i]))).id};
+          any = make(std::move(o));
+        }
+        defines_[assertions_.size()] = {k.id};
+        assertions_.push_back(any);
+        dec.r = any.id;
+        dec.vals = std::move(ks);
+      }
+    }
     decisions_.push_back(std::move(dec));
     res = mulc(k, p);
   }

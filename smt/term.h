@@ -81,6 +81,8 @@ struct FaultInjection {
                                ///< claimed to be p (the rounding then taken as exact)
     PrecisionShownWrong,       ///< the same, and recorded as a precision decision that the
                                ///< analysis did not show (for the arithmetic checker to catch)
+    AbstractionValueDropped,   ///< the site-th abstraction restricted to a value set: its
+                               ///< largest value left out of the restriction
   };
   Kind kind = Kind::None;
   unsigned site = 0;  ///< 0-based index among the sites of that kind
@@ -127,7 +129,8 @@ struct Decision {
     CondDivision,   ///< fresh q, r for floor(x / 2^j) where a condition holds
     Values,         ///< a case split over x == v for v in vals: x takes no other value
     Refine,         ///< the bounds [lo, hi] asserted for x (a relational fact)
-    Abstraction,    ///< fresh k with 2^j k standing for node x in a local fact
+    Abstraction,    ///< fresh k with 2^j k standing for node x in a local fact (and, where
+                    ///< vals is not empty, the assertion r: k is one of vals)
     LocalCopy,      ///< fresh q copying division variable x in a local fact
     Precision,      ///< every value of x has at most j significant bits (the significant-bits
                     ///< rules of smt/abstract_check.h; a rounding then taken as exact)
@@ -140,7 +143,7 @@ struct Decision {
   uint32_t q = 0, r = 0;
   Integer k;
   Interval iv;                ///< Refine: the asserted bounds
-  std::vector<Integer> vals;  ///< Values
+  std::vector<Integer> vals;  ///< Values; Abstraction: the values k may take (x's value set / 2^j)
 };
 
 /// Largest value set tracked exactly.
@@ -339,14 +342,15 @@ private:
   bool faultHere(FaultInjection::Kind k);
   /// "The fact fails", stated locally: the negation of a copy of the fact's DAG near the fact
   /// (with copies of the division side constraints it needs), the nodes beyond the frontier
-  /// replaced by abstraction(): their checked interval and granularity, no more. Where the
+  /// replaced by abstraction(): their checked interval, granularity and value set, no more. Where the
   /// fact fails, this holds too (with the copies and abstraction variables at the values of
   /// the nodes they stand for); so unsat of the query proves the fact. The query stays
   /// small: no computation behind the frontier enters it.
   TermRef localFact(TermRef fact);
   /// The abstraction of node id: for an Int node 2^t k with k a fresh variable ranging over
-  /// the node's interval at granularity t (a constant for a point interval); for a Bool
-  /// node, a fresh truth value.
+  /// the node's interval at granularity t (a constant for a point interval), and restricted
+  /// to the node's value set where that set leaves out values of the grid; for a Bool node, a
+  /// fresh truth value.
   TermRef abstraction(uint32_t id);
   /// A variable that is not an input: a division's q or r, an abstraction.
   TermRef freshVar(const std::string &name, const Integer &lo, const Integer &hi);

@@ -312,6 +312,13 @@ contains "--placements post2,post" "prove post2 any: a replayable counterexample
 run prove --format mxfp4 --k 8 --tree any --lhs post2 --rhs post --guard "xa:100..150,xb:100..150"
 expect_rc 0 "prove post2 any, proven"
 contains "for every tree: 5 induction steps" "prove post2 any: the induction"
+# A tree exponent of two values only (-10 and 5) in post2's mode-zero root step: comparisons
+# the analysis decides from that value set are facts whose local copies need it (the
+# abstraction's restriction, docs/solver.md). Unknown before ("a fact of the analysis fails").
+run prove --a e2m1 --b e4m3 --acc f16 --round rtz --k 32 --lhs post2 --rhs dequant --relation value --tree any \
+    --guard "xa:103..111,xb:103..111,e:-48..-40"
+expect_rc 0 "prove post2/dequant any f16 rtz, a value-set abstraction"
+contains "for every tree: 5 induction steps" "prove post2/dequant any f16 rtz: the induction"
 run table --format nvfp4 --tree any
 expect_rc 2 "nvfp4 any"
 run eval --format mxfp4 --k 2 --tree any --xa 1 --xb 2 --a-vals "1 1" --b-vals "1 1"
