@@ -68,6 +68,15 @@ LiaEncoding::LiaEncoding(const Query &q) : q_(q) {
   }
 }
 
+LiaEncoding::~LiaEncoding() {
+  // A large store near the deadline too: freeing it here could take the command past it.
+  constexpr size_t kLargeStore = 1'000'000;      // terms
+  constexpr double kNearDeadlineSec = 30;
+  const Budget *b = q_.budget;
+  if (b && (b->passed() || (store_.size() >= kLargeStore && b->remaining() < kNearDeadlineSec)))
+    releaseStore(std::move(store_));
+}
+
 void LiaEncoding::build(const Query &q) {
   // The budget bounds construction only (the store is not extended afterwards).
   struct BudgetScope {

@@ -16,12 +16,13 @@ namespace mxcert::cli {
 
 namespace {
 
-/// table's text: the agree set, how each region was decided, the witnesses, the closed form.
-std::string summary(const certs::Certificate &c, bool complete) {
+/// table's text: the agree set, how each region was decided, the witnesses, the closed form;
+/// `undecided` code pairs (an incomplete table's) are neither agreeing nor excluded.
+std::string summary(const certs::Certificate &c, bool complete, long undecided) {
   const long agree = c.agree.toSet().count();
   // NVFP4 tables cover the e4m3 codes 0..127 on each side, MX tables the e8m0 codes 0..254.
   const long side = c.config.maxTableCode() + 1;
-  const long excluded = side * side - agree;
+  const long excluded = side * side - agree - undecided;
   std::string t = "# mxcert table: " + describe(c.config) + "\n# " + toString(c.lhs) + " vs " +
                   toString(c.rhs) + ", relation " + toString(c.relation) + ", engine " + c.engine + "\n";
   t += "agree: " + std::to_string(agree) + " of " + std::to_string(side * side) +
@@ -57,7 +58,9 @@ std::string summary(const certs::Certificate &c, bool complete) {
   t += "excluded: " + std::to_string(excluded) + " code pairs, each refuted by one of " +
        std::to_string(c.witnesses.size()) + " witness(es)\n";
   if (c.bound) t += "closed form: " + c.bound->formula + "\n";
-  if (!complete) t += "INCOMPLETE: some code pairs are unknown (a solver timeout, the --timeout deadline or a resource limit); see stderr\n";
+  if (!complete)
+    t += "INCOMPLETE: " + std::to_string(undecided) +
+         " code pairs are unknown (a solver timeout, the --timeout deadline or a resource limit); see stderr\n";
   t += "stats: " + c.stats.dump() + "\n";
   return t;
 }
@@ -121,6 +124,7 @@ TableOutcome runTable(const Args &args, const ProgressFn &progress) {
       unknownRegions.regions = r.unknown;
       const CodeSet undecided = unknownRegions.toSet();
       const Guard ug = Guard::fromSet(undecided);
+      out.undecided = undecided.count();
       out.unknown.push_back(std::to_string(undecided.count()) + " code pair(s) undecided in " +
                             std::to_string(ug.regions.size()) + " region(s)" +
                             (budget.passed() ? " (" + budget.stopReason() + ")" : ""));
@@ -161,7 +165,7 @@ int cmdTable(int argc, char **argv) {
       fmt::print(stderr, "mxcert: unknown: the table is incomplete: '{}' was not written (an existing file is kept)\n",
                  commentSafe(*file));
   }
-  writeStdout(args.flag("json") ? json : summary(out.cert, out.complete));
+  writeStdout(args.flag("json") ? json : summary(out.cert, out.complete, out.undecided));
   return out.complete ? kOk : kUnknown;
 }
 

@@ -40,6 +40,8 @@ struct TableOutcome {
   /// When incomplete: the lines `mxcert table` prints after "mxcert: unknown: " (the undecided
   /// pairs and at most 8 of their regions).
   std::vector<std::string> unknown;
+  /// When incomplete: how many code pairs are undecided (neither proven nor refuted).
+  long undecided = 0;
 };
 /// Runs the engine --engine names (solver by default) on the question of `args` (parsed with
 /// tableOptions() and perhaps more); `progress` gets (done, total) while it runs. UsageError for
