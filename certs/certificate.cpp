@@ -103,6 +103,7 @@ json toJson(const Certificate &c) {
                          {"grid", p.invariant->grid},
                          {"unit", p.invariant->unit.str()}};
     if (p.invariant && p.invariant->noInf) pj["invariant"]["no_inf"] = true;  // absent: false
+    if (p.invariant && p.invariant->infAsNaN) pj["invariant"]["inf_as_nan"] = true;  // absent: false
     proofs.push_back(pj);
   }
   json ws = json::array();
@@ -233,7 +234,7 @@ Certificate certificateFromJson(const json &j) {
     if (p.contains("invariant")) {
       const json &iv = p.at("invariant");
       const std::string iw = where + ".invariant";
-      onlyKeys(iv, {"mode", "base", "grid", "unit", "no_inf"}, iw);
+      onlyKeys(iv, {"mode", "base", "grid", "unit", "no_inf", "inf_as_nan"}, iw);
       Invariant inv;
       auto mode = parseInvariantMode(getString(iv, "mode"));
       if (!mode) throw SchemaError(iw + ".mode: expected scaled, zero or equal");
@@ -250,6 +251,12 @@ Certificate certificateFromJson(const json &j) {
       if (iv.contains("no_inf")) {
         if (!iv.at("no_inf").is_boolean()) throw SchemaError(iw + ".no_inf: expected true or false");
         inv.noInf = iv.at("no_inf").get<bool>();
+      }
+      if (iv.contains("inf_as_nan")) {
+        if (!iv.at("inf_as_nan").is_boolean()) throw SchemaError(iw + ".inf_as_nan: expected true or false");
+        inv.infAsNaN = iv.at("inf_as_nan").get<bool>();
+        if (inv.infAsNaN && (inv.mode != InvariantMode::Zero || inv.noInf))
+          throw SchemaError(iw + ".inf_as_nan: only in mode zero, and not with no_inf");
       }
       pr.invariant = inv;
     }

@@ -56,7 +56,8 @@ std::vector<InductionStep> inductionSteps(const ModelConfig &cfg) {
 
 std::string Invariant::str(Placement lhs, Placement rhs) const {
   return std::string(toString(mode)) + ", base " + toString(baseIsRhs ? rhs : lhs) + ", grid 2^" +
-         std::to_string(grid) + ", unit " + unit.str() + (noInf ? ", no infinities" : "");
+         std::to_string(grid) + ", unit " + unit.str() + (noInf ? ", no infinities" : "") +
+         (infAsNaN ? ", infinities as NaN" : "");
 }
 
 }  // namespace mxcert

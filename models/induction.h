@@ -21,6 +21,9 @@
 // the same special flags; B's sum S 2^XB with |S| <= n U; Scaled: O's sum S 2^XO with the
 // same all-negative-zero flag; Zero: O's sum 0; Equal: the same sum (any S).
 // With noInf, I(n) and J(n) also hold no infinity (on either side; a NaN may be there).
+// With infAsNaN (mode Zero only), the same class is replaced by: VO is NaN iff VB is NaN or an
+// infinity, and VO is never an infinity (O's rounded-away scale turns B's infinities into
+// 0 * inf = NaN); J(n): O's NaN flag is B's NaN-or-infinity, O has no infinity.
 //
 // The steps (each proven by a solver over a region of code pairs, n a variable; docs/bounds.md,
 // "Every reduction order"):
@@ -87,10 +90,21 @@ struct Invariant {
   /// at the root step on an infinite value (proveAnyOrder), so the regions that need no such
   /// bound keep their proofs.
   bool noInf = false;
+  /// Infinities as NaN (mode Zero only): O is NaN exactly where B is NaN or an infinity, and
+  /// never an infinity. Where O's scale rounds to +0 (dequant's rnd(a 2^sa) flushed, f16
+  /// ftz, xa <= 112), an infinite element b makes O's leaf 0 * inf = NaN where B's (post2's
+  /// unscaled) leaf is an infinity, so mode Zero's "the same class" fails at the leaf step;
+  /// post2's own rnd(2^sa) = +0 then turns B's infinite tree value into NaN at the root
+  /// (e3m2 x e5m2 k = 32 f16 rtz ftz pairwise post2/dequant value, xa <= 108: every pair
+  /// agrees). Offered where an element format has infinities (candidateInvariants) and tried
+  /// only after the plain mode Zero failed at its leaf step (proveAnyOrder).
+  bool infAsNaN = false;
   bool operator==(const Invariant &o) const {
-    return mode == o.mode && baseIsRhs == o.baseIsRhs && grid == o.grid && unit == o.unit && noInf == o.noInf;
+    return mode == o.mode && baseIsRhs == o.baseIsRhs && grid == o.grid && unit == o.unit && noInf == o.noInf &&
+           infAsNaN == o.infAsNaN;
   }
-  /// "scaled, base post, grid 2^-2, unit 144" (", no infinities" when noInf).
+  /// "scaled, base post, grid 2^-2, unit 144" (", no infinities" when noInf, ", infinities as
+  /// NaN" when infAsNaN).
   std::string str(Placement lhs, Placement rhs) const;
 };
 
@@ -137,6 +151,8 @@ typename D::Bool inSubtreeInvariant(D &d, const Invariant &inv, const Val<D> &B,
   const Bool sameSign = d.lnot(d.lxor(B.neg, O.neg));
   Bool cls = d.land(d.lnot(d.lxor(B.nan, O.nan)), d.lnot(d.lxor(B.inf, O.inf)));
   cls = d.land(cls, d.lor(d.lnot(d.land(B.inf, d.lnot(B.nan))), sameSign));
+  if (inv.infAsNaN)  // O is NaN iff B is NaN or an infinity; O is no infinity (a NaN may carry the flag)
+    cls = d.land(d.lnot(d.lxor(d.lor(B.nan, B.inf), O.nan)), d.lnot(d.land(O.inf, d.lnot(O.nan))));
   auto [onGridB, unitsB] = unitsOf(d, B.N, B.X, XB);
   Bool shape = d.land(onGridB, d.le(unitsB, d.mulc(n, inv.unit)));
   if (inv.mode == InvariantMode::Scaled) {
@@ -155,6 +171,9 @@ typename D::Bool inSumInvariant(D &d, const Invariant &inv, const SumAcc<D> &B, 
   using Bool = typename D::Bool;
   auto same = [&](const Bool &x, const Bool &y) { return d.lnot(d.lxor(x, y)); };
   Bool flags = d.land(same(B.anyNaN, O.anyNaN), d.land(same(B.posInf, O.posInf), same(B.negInf, O.negInf)));
+  if (inv.infAsNaN)  // O's NaN flag is B's NaN-or-infinity; O sums no infinity
+    flags = d.land(same(d.lor(B.anyNaN, d.lor(B.posInf, B.negInf)), O.anyNaN),
+                   d.land(d.lnot(O.posInf), d.lnot(O.negInf)));
   if (inv.noInf) {
     // No infinities: a sum with an infinite term and no NaN is none (both sides).
     auto finiteOrNaN = [&](const SumAcc<D> &x) { return d.lor(x.anyNaN, d.land(d.lnot(x.posInf), d.lnot(x.negInf))); };
@@ -190,6 +209,7 @@ std::pair<Val<D>, Val<D>> subtreePair(D &d, const Invariant &inv, const SubtreeV
   Val<D> B{v.nan, v.inf, v.neg, v.N, XB, kPrecUnknown};
   if (inv.mode == InvariantMode::Equal) return {B, B};
   if (inv.mode == InvariantMode::Scaled) return {B, Val<D>{v.nan, v.inf, v.neg, v.N, XO, kPrecUnknown}};
+  if (inv.infAsNaN) return {B, Val<D>{d.lor(v.nan, v.inf), d.litB(false), v.negO, d.lit(0), XO, 0}};
   return {B, Val<D>{v.nan, v.inf, d.iteB(v.inf, v.neg, v.negO), d.lit(0), XO, 0}};
 }
 
@@ -201,11 +221,14 @@ template <class D> struct SumVars {
 
 /// The pair of sum states the components describe (as subtreePair, with |S| <= n U asserted).
 template <class D>
-std::pair<SumAcc<D>, SumAcc<D>> sumPair(D &, const Invariant &inv, const SumVars<D> &v, const typename D::Int &XB,
+std::pair<SumAcc<D>, SumAcc<D>> sumPair(D &d, const Invariant &inv, const SumVars<D> &v, const typename D::Int &XB,
                                         const typename D::Int &XO, const typename D::Int &zero) {
   SumAcc<D> B{v.anyNaN, v.posInf, v.negInf, v.allNegZero, v.S, XB};
   if (inv.mode == InvariantMode::Equal) return {B, B};
   if (inv.mode == InvariantMode::Scaled) return {B, SumAcc<D>{v.anyNaN, v.posInf, v.negInf, v.allNegZero, v.S, XO}};
+  if (inv.infAsNaN)
+    return {B, SumAcc<D>{d.lor(v.anyNaN, d.lor(v.posInf, v.negInf)), d.litB(false), d.litB(false), v.allNegZeroO,
+                         zero, XO}};
   return {B, SumAcc<D>{v.anyNaN, v.posInf, v.negInf, v.allNegZeroO, zero, XO}};
 }
 

@@ -509,8 +509,10 @@ int cmdEmitSmt2(int argc, char **argv) {
     std::string names;
     bool found = false;
     for (const Invariant &inv : cands) {
-      // An invariant without infinities (Invariant::noInf) is "scaled-noinf" or "zero-noinf".
-      const std::string name = std::string(toString(inv.mode)) + (inv.noInf ? "-noinf" : "");
+      // An invariant without infinities (Invariant::noInf) is "scaled-noinf" or "zero-noinf";
+      // mode zero with infinities as NaN (Invariant::infAsNaN) "zero-infnan".
+      const std::string name =
+          std::string(toString(inv.mode)) + (inv.noInf ? "-noinf" : "") + (inv.infAsNaN ? "-infnan" : "");
       names += std::string(names.empty() ? "" : " or ") + name;
       if (mode == name) {
         sq.inv = inv;

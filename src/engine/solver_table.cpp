@@ -873,6 +873,15 @@ std::vector<Invariant> candidateInvariants(const PairQuery &q) {
     Invariant zero = inv;
     zero.mode = InvariantMode::Zero;
     out.push_back(zero);
+    // And where an element is an infinity, mode zero with infinities as NaN
+    // (Invariant::infAsNaN): where O's scale rounds to +0, 0 * inf = NaN on O's side where
+    // B's leaf is the infinity, and post2's own +0 scale makes B's NaN at the root.
+    // proveAnyOrder tries it only after mode zero failed at its leaf step.
+    if (q.cfg.a.hasInf() || q.cfg.b.hasInf()) {
+      Invariant infNaN = zero;
+      infNaN.infAsNaN = true;
+      out.push_back(infNaN);
+    }
   }
   // Last, the scaled invariant without infinities (Invariant::noInf), where no element is an
   // infinity (its leaf step proves the products finite, its node step the rounded sums): a
@@ -916,8 +925,18 @@ InductionCheck proveAnyOrder(const PairQuery &q, const Region &region, smt::Back
     }
     return false;
   };
+  // Whether the invariant `inv` less infAsNaN failed at its leaf step (a model of it): only
+  // then is inv (infAsNaN) tried.
+  auto failedAtLeaf = [&](const Invariant &inv) {
+    Invariant plain = inv;
+    plain.infAsNaN = false;
+    for (const InductionCheck::FailedStep &f : out.failedSteps)
+      if (f.inv == plain && f.step == InductionStep::Leaf) return true;
+    return false;
+  };
   for (const Invariant &inv : candidateInvariants(q)) {
     if (inv.noInf && !failedOnInfinity(inv)) continue;
+    if (inv.infAsNaN && !failedAtLeaf(inv)) continue;
     std::vector<ProofRecord> steps;
     bool ok = true;
     const std::vector<InductionStep> stepList = inductionSteps(q.cfg);

@@ -319,6 +319,21 @@ run prove --a e2m1 --b e4m3 --acc f16 --round rtz --k 32 --lhs post2 --rhs dequa
     --guard "xa:103..111,xb:103..111,e:-48..-40"
 expect_rc 0 "prove post2/dequant any f16 rtz, a value-set abstraction"
 contains "for every tree: 5 induction steps" "prove post2/dequant any f16 rtz: the induction"
+# Mode zero with infinities as NaN (docs/bounds.md): e3m2 x e5m2 f16 rtz ftz post2/dequant
+# value, xa <= 108 (dequant's a side flushes; an infinite b is NaN there, post2's infinity
+# becomes NaN at the root). Unknown before: the plain invariants fail, the unrolled query is
+# too large.
+run emit-smt2 --a e3m2 --b e5m2 --acc f16 --round rtz --subnormals ftz --k 32 --tree any --lhs post2 --rhs dequant \
+    --relation value --guard "xa:0..8,xb:113..121" --step leaf --invariant zero-infnan
+expect_rc 0 "emit-smt2 zero-infnan"
+contains "invariant zero, base post2, grid 2^-20, unit 68685922304, infinities as NaN" "emit-smt2 zero-infnan header"
+run emit-smt2 --format mxfp4 --lhs post2 --rhs dequant --acc f16 --k 1 --tree any --guard "xa:105..132,xb:0..102" \
+    --step root1 --invariant zero-infnan
+expect_rc 2 "emit-smt2 zero-infnan where no element is an infinity"
+err_contains "expected scaled or zero or scaled-noinf or zero-noinf" "emit-smt2 zero-infnan not offered"
+run prove --a e3m2 --b e5m2 --acc f16 --round rtz --subnormals ftz --k 32 --tree any --lhs post2 --rhs dequant \
+    --relation value --guard "xa:0..108,xb:0..112"
+expect_rc 0 "prove post2/dequant any f16 ftz, infinities as NaN"
 run table --format nvfp4 --tree any
 expect_rc 2 "nvfp4 any"
 run eval --format mxfp4 --k 2 --tree any --xa 1 --xb 2 --a-vals "1 1" --b-vals "1 1"

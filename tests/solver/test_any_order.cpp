@@ -14,6 +14,8 @@
 //    agree on all of it (the solver proves its regions for each tree); each excluded pair is
 //    refuted on its witness's own tree;
 //  * post2 against post, pre and dequant at k = 3 (f32 and bf16) = the intersection too;
+//  * mode zero with infinities as NaN (e2m1 x e5m2 k = 1 f16 rtz ftz post2/dequant value) =
+//    a brute force over every input at sampled code pairs;
 //  * every certificate written passes the checker.
 #include "certs/certificate.h"
 #include "models/induction.h"
@@ -318,6 +320,60 @@ TEST_CASE("any order: post2 against post, pre and dequant (sigma(post2) = 0)") {
     INFO(name(q));
     CHECK(engine::anyOrderUnsupported(q).empty());
     CHECK(certifiedTable(q).agree == intersection(q, Tree::all(3, 3)));
+  }
+}
+
+TEST_CASE("any order: mode zero with infinities as NaN (post2/dequant, f16 ftz, an infinite element)") {
+  // e2m1 x e5m2 post2/dequant value in f16 rtz ftz: for xa <= 110 dequant's rnd(a 2^sa) flushes
+  // to +0, so an infinite b makes dequant's leaf 0 * inf = NaN where post2's leaf is the
+  // infinity (mode zero's leaf step fails), and post2's own rnd(2^sa) = +0 makes it NaN at the
+  // root. The certified table (checked by the checker) must use the invariant with infinities
+  // as NaN, and it must equal a brute force over every input at sampled code pairs around the
+  // lines where the flush and the overflow begin.
+  PairQuery q = anyQuery("e2m1", "e5m2", 1, Placement::Post2, Placement::Dequant, Relation::Value);
+  q.cfg.acc = AccSpec{*findAccFormat("f16")};
+  q.cfg.acc.rounding = Rounding::RTZ;
+  q.cfg.acc.subnormals = Subnormals::FTZ;
+  const engine::SolverTableResult r = certifiedTable(q);
+  size_t infNaN = 0;
+  for (const engine::ProofRecord &p : r.proofs) infNaN += p.step && p.inv.infAsNaN ? 1 : 0;
+  CHECK(infNaN > 0);
+  const PairQuery one = engine::withTree(q, Tree::seq(1));
+  size_t agreeing = 0, pairs = 0;
+  for (int xa : {0, 1, 60, 100, 108, 109, 110, 111, 112, 113, 126, 127, 128, 200, 254})
+    for (int xb : {0, 1, 90, 112, 113, 126, 127, 128, 129, 142, 143, 200, 254}) {
+      bool agree = true;
+      for (unsigned a = 0; a < q.cfg.a.numCodes() && agree; ++a)
+        for (unsigned b = 0; b < q.cfg.b.numCodes() && agree; ++b)
+          agree = !engine::witnessDisagrees(one, {a}, {b}, xa, xb);
+      INFO("xa " << xa << " xb " << xb);
+      CHECK(r.agree.get(xa, xb) == agree);
+      agreeing += agree ? 1 : 0;
+      ++pairs;
+    }
+  // Both kinds of pairs are among them (the flushed side agrees, the rest mostly does not).
+  CHECK(agreeing > 0);
+  CHECK(agreeing < pairs);
+  // The certificate records "inf_as_nan": true. Without it the recorded queries no longer match
+  // the steps' (refuted); on mode scaled, or beside "no_inf", it is a schema error.
+  nlohmann::json j = certs::toJson(engine::certificateOf(q, r));
+  nlohmann::json dropped = j;
+  for (auto &p : dropped["proofs"])
+    if (p.contains("invariant")) p["invariant"].erase("inf_as_nan");
+  const check::CheckReport bad = check::checkCertificate(certs::certificateFromJson(dropped), check::CheckOptions{});
+  CHECK_FALSE(bad.holds());
+  REQUIRE(bad.firstFalse());
+  CHECK(bad.firstFalse()->detail.find("does not match") != std::string::npos);
+  for (const char *field : {"mode", "no_inf"}) {
+    nlohmann::json wrong = j;
+    for (auto &p : wrong["proofs"])
+      if (p.contains("invariant") && p["invariant"].contains("inf_as_nan")) {
+        if (std::string(field) == "mode") p["invariant"]["mode"] = "scaled";
+        else p["invariant"]["no_inf"] = true;
+      }
+    INFO(field);
+    CHECK_THROWS_WITH(certs::certificateFromJson(wrong),
+                      Catch::Contains("invariant.inf_as_nan: only in mode zero, and not with no_inf"));
   }
 }
 
