@@ -97,7 +97,8 @@ struct Invariant {
   /// post2's own rnd(2^sa) = +0 then turns B's infinite tree value into NaN at the root
   /// (e3m2 x e5m2 k = 32 f16 rtz ftz pairwise post2/dequant value, xa <= 108: every pair
   /// agrees). Offered where an element format has infinities (candidateInvariants) and tried
-  /// only after the plain mode Zero failed at its leaf step (proveAnyOrder).
+  /// only after the plain mode Zero failed at its leaf step on an infinite element
+  /// (proveAnyOrder).
   bool infAsNaN = false;
   bool operator==(const Invariant &o) const {
     return mode == o.mode && baseIsRhs == o.baseIsRhs && grid == o.grid && unit == o.unit && noInf == o.noInf &&
