@@ -58,7 +58,7 @@ const std::map<std::string, OptionDoc> &optionDocs() {
       {"emit-smt2:guard", {"REGION", "the region of the query (one region)"}},
       {"encoding", {"E", "lia (QF_LIA, default) or fp (the QF_FP baseline)"}},
       {"step", {"STEP", "--tree any: the induction step to print: leaf, root, node, start, add (root1 at k = 1)"}},
-      {"invariant", {"MODE", "--tree any: the invariant of the step: scaled, zero, equal, scaled-noinf or zero-noinf (those two without infinities; default: the first the table engine tries)"}},
+      {"invariant", {"MODE", "--tree any: the invariant of the step: scaled, zero, equal, scaled-noinf, zero-noinf (those two without infinities) or zero-infnan (mode zero with infinities as NaN); default: the first the table engine tries"}},
       {"e", {"N", "the region e = N (placements that depend on e alone: pre, post)"}},
       {"quiet", {"", "no progress line (and for check: no per-claim report, only the exit code and errors)"}},
       {"progress", {"", "print progress lines on stderr even when it is not a terminal"}},
