@@ -994,12 +994,7 @@ TermRef TermStore::abstraction(uint32_t id) {
       if (!ks.empty() && Integer(int64_t(ks.size())) < khi - klo + 1) {
         if (ks.size() >= 2 && faultHere(FaultInjection::Kind::AbstractionValueDropped)) ks.pop_back();
         TermRef any = rawCmp0(Op::Eq0, sub(k, intConst(ks.front())));
-        for (size_t i = 1; i < ks.size(); ++i) {
-          Node o;
-          o.op = Op::Or;
-          o.args = {any.id, rawCmp0(Op::Eq0, sub(k, intConst(ks[i]))).id};
-          any = make(std::move(o));
-        }
+        for (size_t i = 1; i < ks.size(); ++i) any = lor(any, rawCmp0(Op::Eq0, sub(k, intConst(ks[i]))));
         defines_[assertions_.size()] = {k.id};
         assertions_.push_back(any);
         dec.r = any.id;

@@ -1326,9 +1326,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     auto computeFrontier = [&]() {
       frontier.assign(cg.groups.size(), 0);
       auto refutedAt = [&](int xa, int xb) {
-        if (xa < 0 || xb < 0 || xa >= kNumCodes || xb >= kNumCodes) return false;
-        const int g = cg.groupOf[size_t(xa) * kNumCodes + size_t(xb)];
-        return g >= 0 && groupWitness[size_t(g)] >= 0;
+        return xa >= 0 && xb >= 0 && xa < kNumCodes && xb < kNumCodes && res.witnessOf[pairIdx(xa, xb)] >= 0;
       };
       for (size_t gi = 0; gi < cg.groups.size(); ++gi) {
         if (groupWitness[gi] >= 0) continue;
