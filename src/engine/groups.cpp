@@ -53,6 +53,48 @@ bool witnessDisagrees(const PairQuery &q, const Witness &w, int xa, int xb) {
   return witnessDisagrees(withTree(q, Tree::parse(w.tree, q.cfg.k())), w.a, w.b, xa, xb);
 }
 
+void runWorkers(size_t n, const std::function<void()> &work, const std::function<void()> &onError) {
+  n = std::max<size_t>(n, 1);
+  // n - 1 more threads beside this one (fewer when a thread cannot be made: a small address
+  // space, ulimit -v), each joined before any exception of a worker is rethrown here.
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(n);
+  auto guarded = [&](size_t t) {
+    try {
+      work();
+    } catch (...) {
+      errors[t] = std::current_exception();
+      if (onError) onError();
+    }
+  };
+  for (size_t t = 1; t < n; ++t) {
+    try {
+      pool.emplace_back(guarded, t);
+    } catch (const std::system_error &) {
+      break;
+    }
+  }
+  guarded(0);
+  for (std::thread &th : pool) th.join();
+  for (const std::exception_ptr &e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+void forEachIndex(size_t n, int threads, const std::function<void(size_t)> &fn) {
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  runWorkers(std::min(size_t(std::max(threads, 1)), std::max<size_t>(n, 1)),
+             [&] {
+               for (;;) {
+                 if (failed.load(std::memory_order_relaxed)) return;
+                 const size_t i = next.fetch_add(1);
+                 if (i >= n) return;
+                 fn(i);
+               }
+             },
+             [&] { failed = true; });
+}
+
 std::vector<size_t> disagreeingGroups(const PairQuery &q, const Witness &w, const CodeGroups &cg,
                                       const std::vector<size_t> &candidates, int threads,
                                       const std::function<bool()> &stop) {
@@ -80,30 +122,7 @@ std::vector<size_t> disagreeingGroups(const PairQuery &q, const Witness &w, cons
     }
   };
   const size_t chunks = (candidates.size() + kChunk - 1) / kChunk;
-  const size_t n = std::min(size_t(std::max(threads, 1)), std::max<size_t>(chunks, 1));
-  // n - 1 more threads beside this one (fewer when a thread cannot be made: a small address
-  // space, ulimit -v), each joined before any exception of a worker is rethrown here.
-  std::vector<std::thread> pool;
-  std::vector<std::exception_ptr> errors(n);
-  auto guarded = [&](size_t t) {
-    try {
-      work();
-    } catch (...) {
-      errors[t] = std::current_exception();
-      stopped = true;
-    }
-  };
-  for (size_t t = 1; t < n; ++t) {
-    try {
-      pool.emplace_back(guarded, t);
-    } catch (const std::system_error &) {
-      break;
-    }
-  }
-  guarded(0);
-  for (std::thread &th : pool) th.join();
-  for (const std::exception_ptr &e : errors)
-    if (e) std::rethrow_exception(e);
+  runWorkers(std::min(size_t(std::max(threads, 1)), std::max<size_t>(chunks, 1)), work, [&] { stopped = true; });
   std::vector<size_t> out;
   for (size_t i = 0; i < candidates.size(); ++i)
     if (refutes[i]) out.push_back(candidates[i]);

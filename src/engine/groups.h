@@ -47,6 +47,17 @@ struct CodeGroups {
   std::vector<int> groupOf;   ///< per pair (xa * 255 + xb): its group, or -1 if excluded
 };
 
+/// Runs `work` on n threads at once (this one among them; fewer where a thread cannot be
+/// made: a small address space, ulimit -v), joins them all, then rethrows the first exception
+/// a worker threw. `onError` (may be empty) runs in a worker that threw, before the others are
+/// joined: the place to tell them to stop.
+void runWorkers(size_t n, const std::function<void()> &work, const std::function<void()> &onError = {});
+
+/// Calls fn(i) once for each i in 0 .. n - 1, on up to `threads` threads that claim the
+/// indices one at a time (fn must be safe to call from several threads at once). After an
+/// exception the indices not yet claimed are left out, and it is rethrown here.
+void forEachIndex(size_t n, int threads, const std::function<void(size_t)> &fn);
+
 /// The groups among `candidates` (indices into cg.groups) at whose representative pair input
 /// w disagrees (witnessDisagrees(q, w, xa, xb)), in the order of `candidates`. Up to `threads`
 /// threads share the groups, each with its own decoded block (DecodedBlock: w's tree and

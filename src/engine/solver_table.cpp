@@ -587,6 +587,14 @@ constexpr int kInductionSplitDepth = 6;
 /// (e2m1 at k = 32 in f16: 6,402 sums per pair, so 624 pairs; e4m3 in bf16: 8,962, so 446).
 constexpr long kRootScanEvaluations = 4'000'000;
 
+/// The most rounds of kRootScanEvaluations one scan near a root-step witness may take, each
+/// after one that found witnesses (runSolverTable, scanRootStep). e5m2 x e2m1 k = 32 f16 rne
+/// seq post2/post value: the region xa:103..119,xb:103..127 differs at 117 of its 425 pairs,
+/// about the half with the larger xb; one round found 47 of them, and the rest of the
+/// region, taken apart around the others, cost 13 further inductions of about 5 s each
+/// (78 s in all); four rounds found 117 in 4.4 s, and the table took 24 s.
+constexpr int kRootScanRounds = 4;
+
 /// The largest region (in code pairs) scanned on concrete values before its induction with
 /// the whole kRootScanEvaluations.
 constexpr long kRootScanFirstPairs = 64;
@@ -1584,31 +1592,43 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   // Pairs already scanned, per invariant mode (scaled, zero): a second scan would find nothing new.
   CodeSet rootScanned[2];
   // The root step of `inv` evaluated on concrete values at the undecided pairs of region r,
-  // nearest (cxa, cxb) first, within kRootScanEvaluations (rootStepScan, step_witness.h):
+  // nearest (cxa, cxb) first, within `budget` evaluations (rootStepScan, step_witness.h):
   // each candidate is confirmed by the reference evaluator before it refutes anything, and
-  // the pairs left keep going to the induction. Returns the number of witnesses added.
+  // the pairs left keep going to the induction. A round that found witnesses and stopped at
+  // its budget is followed by another, up to `rounds` in all: the pairs that differ lie
+  // together, and a scan that finds them costs far less than the inductions that would
+  // otherwise take the region apart around them (kRootScanRounds). Returns the number of
+  // witnesses added.
   auto scanRootStep = [&](const Region &r, const Invariant &inv, int cxa, int cxb,
-                          long budget = kRootScanEvaluations) {
+                          long budget = kRootScanEvaluations, int rounds = kRootScanRounds) {
     if (inv.mode == InvariantMode::Equal) return size_t(0);
     CodeSet &scanned = rootScanned[inv.mode == InvariantMode::Zero ? 1 : 0];
-    std::vector<std::pair<int, int>> near;
-    for (int a = r.xa.lo; a <= r.xa.hi; ++a)
-      for (int b = r.xb.lo; b <= r.xb.hi; ++b)
-        if (r.contains(a, b) && C.get(a, b) && !P.get(a, b) && res.witnessOf[pairIdx(a, b)] < 0 && !scanned.get(a, b))
-          near.emplace_back(a, b);
-    std::stable_sort(near.begin(), near.end(), [&](const auto &x, const auto &y) {
-      return std::abs(x.first - cxa) + std::abs(x.second - cxb) < std::abs(y.first - cxa) + std::abs(y.second - cxb);
-    });
     size_t added = 0;
     const auto t0 = std::chrono::steady_clock::now();
-    const RootStepScan found = rootStepScan(q, inv, near, budget);
-    for (size_t i = 0; i < found.pairsScanned; ++i) scanned.set(near[i].first, near[i].second);
-    for (const Witness &c : found.candidates) {
-      if (res.witnessOf[pairIdx(c.xa, c.xb)] >= 0 || !witnessDisagrees(q, c, c.xa, c.xb)) continue;
-      addWitness(c, false);
-      if (res.witnessOf[pairIdx(c.xa, c.xb)] < 0) continue;
-      ++res.stats.rootStepWitnesses;
-      ++added;
+    for (int round = 0; round < rounds; ++round) {
+      // The pairs still undecided and not scanned (witnesses of a round refute whole groups).
+      std::vector<std::pair<int, int>> near;
+      for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+        for (int b = r.xb.lo; b <= r.xb.hi; ++b)
+          if (r.contains(a, b) && C.get(a, b) && !P.get(a, b) && res.witnessOf[pairIdx(a, b)] < 0 &&
+              !scanned.get(a, b))
+            near.emplace_back(a, b);
+      if (near.empty()) break;
+      std::stable_sort(near.begin(), near.end(), [&](const auto &x, const auto &y) {
+        return std::abs(x.first - cxa) + std::abs(x.second - cxb) < std::abs(y.first - cxa) + std::abs(y.second - cxb);
+      });
+      size_t addedNow = 0;
+      const RootStepScan found = rootStepScan(q, inv, near, budget, opt.threads);
+      for (size_t i = 0; i < found.pairsScanned; ++i) scanned.set(near[i].first, near[i].second);
+      for (const Witness &c : found.candidates) {
+        if (res.witnessOf[pairIdx(c.xa, c.xb)] >= 0 || !witnessDisagrees(q, c, c.xa, c.xb)) continue;
+        addWitness(c, false);
+        if (res.witnessOf[pairIdx(c.xa, c.xb)] < 0) continue;
+        ++res.stats.rootStepWitnesses;
+        ++addedNow;
+      }
+      added += addedNow;
+      if (addedNow == 0 || found.pairsScanned >= near.size()) break;
     }
     if (added)
       log("the root step on concrete values in " + r.str() + ": " + std::to_string(added) + " witnesses (" +
@@ -1677,7 +1697,8 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
           // a few milliseconds per pair. Witnesses found change the region: it is taken again.
           if (scanInvariant && r.count() <= kRootScanFirstWidePairs &&
               scanRootStep(r, *scanInvariant, r.xa.lo, r.xb.lo,
-                           r.count() <= kRootScanFirstPairs ? kRootScanEvaluations : kRootScanFirstWideEvaluations) > 0) {
+                           r.count() <= kRootScanFirstPairs ? kRootScanEvaluations : kRootScanFirstWideEvaluations,
+                           1) > 0) {
             if (halfTaken) inductionHalves.push_back({r, depth});
             continue;
           }

@@ -2,6 +2,8 @@
 // step_witness.h).
 #include "src/engine/step_witness.h"
 
+#include "src/engine/groups.h"
+
 #include "models/eval.h"
 #include "models/induction.h"
 
@@ -245,7 +247,7 @@ std::optional<std::vector<int64_t>> rootStepSums(const AccFormat &fmt, const Inv
 }
 
 RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::vector<std::pair<int, int>> &pairs,
-                          long maxEvaluations) {
+                          long maxEvaluations, int threads) {
   RootStepScan out;
   if (!unscaledBase(q, inv) || q.cfg.k() < 2) return out;
   const Placement pB = inv.baseIsRhs ? q.rhs : q.lhs, pO = inv.baseIsRhs ? q.lhs : q.rhs;
@@ -253,13 +255,12 @@ RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::v
   if (bound.sign() <= 0 || !(bound < Integer::pow2(62))) return out;
   const std::optional<std::vector<int64_t>> sums = rootStepSums(q.cfg.acc.fmt, inv, pO, bound.toInt64());
   if (!sums) return out;
-  ConcreteDomain d;
   const AccSpec &acc = q.cfg.acc;
   const std::vector<Term> terms = positiveTerms(q.cfg, inv.grid);
   // B's rounded tree values rnd(S 2^XB): XB = g (σ(B) = 0), the same at every code pair.
   // The last entry is the -0 of a sum of negative zeros (S = 0, allNegZero).
   const Integer XB(int64_t(inv.grid));
-  auto sumOf = [&](int64_t S, bool allNegZero, const Integer &X) {
+  auto sumOf = [](int64_t S, bool allNegZero, const Integer &X) {
     const bool f = false;
     return SumAcc<ConcreteDomain>{f, f, f, allNegZero, Integer(S), X};
   };
@@ -269,14 +270,19 @@ RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::v
     if (*it > 0) signedSums.push_back(-*it);
   signedSums.insert(signedSums.end(), sums->begin(), sums->end());
   std::vector<CVal> TB;
-  TB.reserve(signedSums.size() + 1);
-  for (int64_t S : signedSums) TB.push_back(roundAcc(d, sumFinish(d, sumOf(S, false, XB)), acc));
-  TB.push_back(roundAcc(d, sumFinish(d, sumOf(0, true, XB)), acc));
-  long evaluations = 0;
-  for (auto [xa, xb] : pairs) {
-    if (evaluations + long(TB.size()) > maxEvaluations) break;
-    evaluations += long(TB.size());
-    ++out.pairsScanned;
+  {
+    ConcreteDomain d;
+    TB.reserve(signedSums.size() + 1);
+    for (int64_t S : signedSums) TB.push_back(roundAcc(d, sumFinish(d, sumOf(S, false, XB)), acc));
+    TB.push_back(roundAcc(d, sumFinish(d, sumOf(0, true, XB)), acc));
+  }
+  // The pairs within the budget: a prefix, each pair costing TB.size() evaluations.
+  const size_t n = std::min(pairs.size(), size_t(std::max(maxEvaluations, 0L) / long(TB.size())));
+  out.pairsScanned = n;
+  // One pair's first sum whose roots are not related, as an input (nullopt: none that an
+  // input makes).
+  auto scanPair = [&](int xa, int xb) -> std::optional<Witness> {
+    ConcreteDomain d;
     const Scales<ConcreteDomain> s = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
     const Integer XO = XB + sideScale(d, pO, s);
     auto relatedBO = [&](const CVal &RB, const CVal &RO) {
@@ -301,13 +307,17 @@ RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::v
         for (const CVal &RO : zeroRoots) differs = differs || !relatedBO(RB, RO);
       }
       if (!differs) continue;
-      const std::optional<Witness> w =
-          inputWithSum(q, xa, xb, Integer(S < 0 ? -S : S), S < 0, negZero, terms);
-      if (!w) continue;
-      out.candidates.push_back(*w);
-      break;  // one candidate per pair
+      std::optional<Witness> w = inputWithSum(q, xa, xb, Integer(S < 0 ? -S : S), S < 0, negZero, terms);
+      if (w) return w;  // one candidate per pair
     }
-  }
+    return std::nullopt;
+  };
+  // The pairs are independent: `threads` workers claim them one at a time, and the
+  // candidates are collected in the pairs' order, so the result does not depend on threads.
+  std::vector<std::optional<Witness>> found(n);
+  forEachIndex(n, threads, [&](size_t i) { found[i] = scanPair(pairs[i].first, pairs[i].second); });
+  for (std::optional<Witness> &w : found)
+    if (w) out.candidates.push_back(std::move(*w));
   return out;
 }
 

@@ -82,9 +82,10 @@ struct RootStepScan {
 /// past those two caps; it stops before the pair whose sums would take the evaluations past
 /// maxEvaluations. Every candidate still needs the reference evaluator's confirmation
 /// (witnessDisagrees): the scan only proposes, as the solver's model does, and a pair without
-/// a candidate is no proof of anything.
+/// a candidate is no proof of anything. Up to `threads` threads share the pairs (forEachIndex);
+/// the result does not depend on their number.
 RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::vector<std::pair<int, int>> &pairs,
-                          long maxEvaluations);
+                          long maxEvaluations, int threads = 1);
 
 /// Candidate witnesses for q (a fixed MX tree) from the model of a failed leaf step on
 /// `region`: the step found element codes (a0, b0) at a code pair where the two placements'

@@ -302,6 +302,19 @@ TEST_CASE("step witness: the root step on concrete values (rootStepScan) answers
     CHECK(engine::witnessDisagrees(q, w, w.xa, w.xb));
     CHECK(proposed.insert({w.xa, w.xb}).second);  // at most one per pair
   }
+  // Threads share the pairs; the candidates are the same, in the same order.
+  for (int threads : {2, 3}) {
+    INFO("threads=" << threads);
+    const engine::RootStepScan par = engine::rootStepScan(q, inv, pairs, 1L << 30, threads);
+    CHECK(par.pairsScanned == scan.pairsScanned);
+    REQUIRE(par.candidates.size() == scan.candidates.size());
+    for (size_t i = 0; i < par.candidates.size(); ++i) {
+      CHECK(par.candidates[i].xa == scan.candidates[i].xa);
+      CHECK(par.candidates[i].xb == scan.candidates[i].xb);
+      CHECK(par.candidates[i].a == scan.candidates[i].a);
+      CHECK(par.candidates[i].b == scan.candidates[i].b);
+    }
+  }
   PairQuery any = q;
   any.cfg.anyOrder = 32;  // the steps are stated for every tree
   const auto cvc5 = smt::makeBackend("cvc5");
@@ -328,6 +341,8 @@ TEST_CASE("step witness: the concrete root step's budget and limits", "[solver][
   const long perPair = 2 * 4608 + 2;
   CHECK(engine::rootStepScan(q, scaledPost(), pairs, 3 * perPair).pairsScanned == 3);
   CHECK(engine::rootStepScan(q, scaledPost(), pairs, 3 * perPair - 1).pairsScanned == 2);
+  CHECK(engine::rootStepScan(q, scaledPost(), pairs, 3 * perPair - 1, 2).pairsScanned == 2);
+  CHECK(engine::rootStepScan(q, scaledPost(), pairs, perPair - 1, 2).pairsScanned == 0);
   // The equal invariant, a base side that carries the scale, and a k U over the limit scan nothing.
   Invariant eq = scaledPost();
   eq.mode = InvariantMode::Equal;
