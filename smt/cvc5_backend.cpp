@@ -17,6 +17,14 @@ namespace {
 /// justification-based decisions joins it (Cvc5Backend::checkPhase).
 constexpr double kJustificationAfterSec = 1.0;
 
+/// Goals of at least this many terms (the nodes their assertions reach) race from the start
+/// (Cvc5Backend::checkPhase). Measured on every goal of five tables with each setting alone
+/// (docs/benchmarks.md, "Scan rounds; large goals race from the start"): the goals below 1,500
+/// terms all took under 0.25 s either way, and every goal that took over 1 s had 1,772 to
+/// 4,136 terms (default 2.6-25 s where justification took 0.7-4.2 s; one, an e4m3 x e2m1 f16
+/// ftz post2/post root step of 3,170 terms, 0.5 s by default and over 60 s by justification).
+constexpr size_t kRaceFromStartTerms = 1500;
+
 class Cvc5Backend : public Backend {
 public:
   std::string name() const override { return "cvc5"; }
@@ -33,13 +41,19 @@ public:
   /// sat or unsat wins. Each setting is far faster than the other on some goals: an e4m3
   /// k = 32 bf16 rtz leaf step takes 25-39 s by default and 9 s by justification, an e4m3 x e2m1
   /// f16 ftz post2/post root step 2 s by default and over 98 s by justification. Most goals
-  /// take well under a second, and for them no process is started.
+  /// take well under a second, and for them no process is started. A goal of at least
+  /// kRaceFromStartTerms terms races from the start: the second that the default settings
+  /// would have alone is the whole time of most such goals with justification.
   CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) override {
     if (phase > 0) return solvePhase(store, phase, timeoutSec, true);
     const bool limited = timeoutSec > 0;
-    const double first = limited ? std::min(timeoutSec, kJustificationAfterSec) : kJustificationAfterSec;
-    CheckResult r = solvePhase(store, phase, first, false);
-    if (r.verdict != Verdict::Unknown || (limited && timeoutSec - r.seconds <= 0.05)) return r;
+    CheckResult r;
+    r.verdict = Verdict::Unknown;
+    if (store.reached(store.live(phase).assertions).size() < kRaceFromStartTerms) {
+      const double first = limited ? std::min(timeoutSec, kJustificationAfterSec) : kJustificationAfterSec;
+      r = solvePhase(store, phase, first, false);
+      if (r.verdict != Verdict::Unknown || (limited && timeoutSec - r.seconds <= 0.05)) return r;
+    }
     const double left = limited ? timeoutSec - r.seconds : 0;
     CheckResult raced = raceIsolated({Entrant{0.0, [&] { return solvePhase(store, phase, left, false); }},
                                       Entrant{0.0, [&] { return solvePhase(store, phase, left, true); }}},
