@@ -67,7 +67,7 @@ const std::map<std::string, OptionDoc> &optionDocs() {
       {"compare", {"CERT2", "a second certificate: both side by side, and the cells where their agree sets differ"}},
       {"sweep:o", {"DIR", "the directory of the certificates (NAME.json) and the index (created if missing)"}},
       {"jobs", {"N", "tables certified at the same time, each a child process (default 1); each table gets --jobs (processors / N)"}},
-      {"table:jobs", {"N", "processors to use: threads trying candidate inputs on the code groups, solver processes for the fact phases of a query and for induction steps side by side (default: one per processor, at most 8); the table is the same for every N"}},
+      {"table:jobs", {"N", "processors to use: threads trying candidate inputs on the code groups and scanning the root step on concrete values, solver processes for the fact phases of a query and for induction steps side by side (default: one per processor, at most 8); the table is the same for every N"}},
       {"check:jobs", {"N", "parts of the check (witness replay, each proof) run at the same time, each a child process (default: one per processor, at most 8; 1: one after another in this process)"}},
       {"shard", {"I/N", "only the entries whose number modulo N is I (0-based: 0/2 and 1/2 split a sweep in two)"}},
       {"export:o", {"OUT", "write to the file OUT (atomically); for a sweep index, the directory OUT: OUT/NAME.h|.json|.mlir per certified entry"}},
