@@ -19,10 +19,11 @@ constexpr double kJustificationAfterSec = 1.0;
 
 /// Goals of at least this many terms (the nodes their assertions reach) race from the start
 /// (Cvc5Backend::checkPhase). Measured on every goal of five tables with each setting alone
-/// (docs/benchmarks.md, "Scan rounds; large goals race from the start"): the goals below 1,500
-/// terms all took under 0.25 s either way, and every goal that took over 1 s had 1,772 to
-/// 4,136 terms (default 2.6-25 s where justification took 0.7-4.2 s; one, an e4m3 x e2m1 f16
-/// ftz post2/post root step of 3,170 terms, 0.5 s by default and over 60 s by justification).
+/// (docs/benchmarks.md, "Scan rounds; large goals race from the start; the scan on two
+/// threads"): the goals below 1,500 terms all took under 0.25 s either way, and every goal
+/// that took over 1 s had 1,772 to 4,136 terms (default 2.6-25 s where justification took
+/// 0.7-4.2 s; one, an e4m3 x e2m1 f16 ftz post2/post root step of 3,170 terms, 0.5 s by
+/// default and over 60 s by justification).
 constexpr size_t kRaceFromStartTerms = 1500;
 
 class Cvc5Backend : public Backend {
