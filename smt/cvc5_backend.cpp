@@ -46,25 +46,32 @@ public:
   /// kRaceFromStartTerms terms races from the start: the second that the default settings
   /// would have alone is the whole time of most such goals with justification.
   CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) override {
-    if (phase > 0) return solvePhase(store, phase, timeoutSec, true);
+    // The phase's assertions and the terms they reach, found once for every solver call below
+    // (each walk is over the whole store).
+    const TermStore::Live live = store.live(phase);
+    const std::vector<uint32_t> order = store.reached(live.assertions);
+    if (phase > 0) return solvePhase(store, live, order, timeoutSec, true);
     const bool limited = timeoutSec > 0;
     CheckResult r;
     r.verdict = Verdict::Unknown;
-    if (store.reached(store.live(phase).assertions).size() < kRaceFromStartTerms) {
+    if (order.size() < kRaceFromStartTerms) {
       const double first = limited ? std::min(timeoutSec, kJustificationAfterSec) : kJustificationAfterSec;
-      r = solvePhase(store, phase, first, false);
+      r = solvePhase(store, live, order, first, false);
       if (r.verdict != Verdict::Unknown || (limited && timeoutSec - r.seconds <= 0.05)) return r;
     }
     const double left = limited ? timeoutSec - r.seconds : 0;
-    CheckResult raced = raceIsolated({Entrant{0.0, [&] { return solvePhase(store, phase, left, false); }},
-                                      Entrant{0.0, [&] { return solvePhase(store, phase, left, true); }}},
+    CheckResult raced = raceIsolated({Entrant{0.0, [&] { return solvePhase(store, live, order, left, false); }},
+                                      Entrant{0.0, [&] { return solvePhase(store, live, order, left, true); }}},
                                      left);
     raced.seconds += r.seconds;
     return raced;
   }
 
-  /// One phase as one solver call, with justification-based decisions or cvc5's defaults.
-  CheckResult solvePhase(const TermStore &store, int phase, double timeoutSec, bool justification) {
+  /// One phase as one solver call, with justification-based decisions or cvc5's defaults:
+  /// `live` is the phase's (TermStore::live), `order` the terms its assertions reach
+  /// (TermStore::reached, by increasing id).
+  CheckResult solvePhase(const TermStore &store, const TermStore::Live &live, const std::vector<uint32_t> &order,
+                         double timeoutSec, bool justification) {
     cvc5::Solver slv;
     slv.setLogic("QF_LIA");
     // One checkSat per Solver, so not incremental. cvc5's API solver is incremental by default,
@@ -78,7 +85,6 @@ public:
     if (justification) slv.setOption("decision", "justification");
     if (timeoutSec > 0) slv.setOption("tlimit-per", std::to_string(std::max(1L, long(timeoutSec * 1000))));  // never 0 (= no limit)
     cvc5::Sort intS = slv.getIntegerSort();
-    const TermStore::Live live = store.live(phase);
     std::unordered_map<uint32_t, cvc5::Term> memo;
     std::vector<std::pair<std::string, cvc5::Term>> vars;
     for (TermRef v : live.variables) {
@@ -87,7 +93,6 @@ public:
       vars.push_back({store.node(v).name, t});
     }
     // Children have smaller ids than parents: translate iteratively by id.
-    const std::vector<uint32_t> order = store.reached(live.assertions);
     for (uint32_t id : order) {
       if (memo.count(id)) continue;
       const Node &n = store.node(TermRef{id});
