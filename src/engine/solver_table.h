@@ -128,9 +128,10 @@ std::vector<std::pair<std::vector<unsigned>, std::vector<unsigned>>> structuredI
 /// mode Equal (when both sides carry the same scale), mode Scaled, then (when the base is
 /// post or post2 and the other side pre or dequant) mode Zero, and after it, where an element
 /// is an infinity, mode Zero with infinities as NaN (Invariant::infAsNaN; proveAnyOrder tries
-/// it only after mode Zero failed at its leaf step on an infinite element); where no element is an infinity, last
-/// Scaled and then Zero without infinities (Invariant::noInf; proveAnyOrder tries each only
-/// after the same mode's root step failed on an infinite value). The unit U
+/// it only after mode Zero failed at its leaf step on an infinite element); where no element
+/// is an infinity, last Scaled and then Zero without infinities (Invariant::noInf;
+/// proveAnyOrder tries each only after the same mode's root step failed on an infinite
+/// value). The unit U
 /// is rounded up where some n U (n <= k) is not representable in the accumulator
 /// (docs/bounds.md).
 std::vector<Invariant> candidateInvariants(const PairQuery &q);
