@@ -176,6 +176,16 @@ Val<D> dequantLeaf(D &d, const ModelConfig &cfg, const Val<D> &A, const Val<D> &
   return rebaseLeaf(d, cfg, roundAcc(d, mulExact(d, A, B), cfg.acc), d.add(s.e, d.lit(qab)));
 }
 
+/// Whether two values are the same value in the same representation: equal flags, N and X
+/// (the sign is compared too).
+template <class D> typename D::Bool sameVal(D &d, const Val<D> &u, const Val<D> &v) {
+  auto eqB = [&](const typename D::Bool &x, const typename D::Bool &y) {
+    return d.lor(d.land(x, y), d.land(d.lnot(x), d.lnot(y)));
+  };
+  return d.land(d.land(eqB(u.nan, v.nan), eqB(u.inf, v.inf)),
+                d.land(eqB(u.neg, v.neg), d.land(d.eq(u.N, v.N), d.eq(u.X, v.X))));
+}
+
 /// The value placement p feeds into its tree for the element pair (a, b):
 ///   pre: rnd(2^e a b); post, post2: rnd(a b); dequant: rnd(rnd(2^sa a) rnd(2^sb b)).
 /// The result is expressed with the exponent the leaves share (rebase) when possible.
@@ -196,6 +206,41 @@ Val<D> placementLeaf(D &d, Placement p, const ModelConfig &cfg, const Val<D> &a,
   }
   }
   throw std::logic_error("placement");
+}
+
+/// dequant's leaf rnd(A B) (dequantLeaf), for A = rnd(2^sa a) and B = rnd(2^sb b), written
+/// as a case split whose first arm is pre's leaf: where A = 2^sa a and B = 2^sb b (neither
+/// scaling rounded or flushed: the same flags, sign, N and X), A B = 2^(sa + sb) a b =
+/// 2^e a b (makeScales: e = sa + sb), so rnd(A B) = rnd(2^e a b), pre's leaf (preLeaf, the
+/// same terms in a symbolic domain); elsewhere rnd(A B). Its value is dequantLeaf's on every
+/// input (tests/unit/test_rounding.cpp compares the two bit for bit in every accumulator
+/// mode).
+template <class D>
+Val<D> dequantLeafSharingPre(D &d, const ModelConfig &cfg, const Val<D> &a, const Val<D> &b, const Scales<D> &s) {
+  // A before B: a symbolic domain numbers its terms in the order they are made.
+  const Val<D> A = dequantElement(d, cfg.acc, a, s.sa);
+  const Val<D> B = dequantElement(d, cfg.acc, b, s.sb);
+  const typename D::Bool exact = d.land(sameVal(d, A, scaleExact(d, a, s.sa)), sameVal(d, B, scaleExact(d, b, s.sb)));
+  Select<D, Val<D>> sel(d);
+  sel.when(exact, [&] { return preLeaf(d, cfg, a, b, s.e); });
+  sel.when(d.litB(true), [&] { return dequantLeaf(d, cfg, A, B, s); });
+  return sel.result();
+}
+
+/// The leaf of placement p in a query that compares p with `partner`: placementLeaf's value,
+/// written so that a symbolic domain can share terms with the partner's leaf. One case
+/// differs from placementLeaf: dequant beside pre is dequantLeafSharingPre, whose first arm
+/// is pre's leaf itself, so that where dequant's scalings are exact the two leaves are the
+/// same terms and the solver need not match two roundings of two different products (the
+/// leaf step of e4m3 k = 32 bf16 pre/dequant, where the scalings round only in the
+/// subnormals, took about 50 s of cvc5 and takes under 1 s). Beside any other placement the
+/// extra arm only adds terms (e5m2 x e2m1 k = 2 bf16 dequant/post value took 17.6-17.9 s
+/// with it and 12.3-13.6 s without), so there the leaf is placementLeaf's.
+template <class D>
+Val<D> placementLeafBeside(D &d, Placement p, Placement partner, const ModelConfig &cfg, const Val<D> &a,
+                           const Val<D> &b, const Scales<D> &s) {
+  if (p == Placement::Dequant && partner == Placement::Pre) return dequantLeafSharingPre(d, cfg, a, b, s);
+  return placementLeaf(d, p, cfg, a, b, s);
 }
 
 /// The exponents s for which rnd(2^s) is 2^s itself, lo..hi: lo = emin - p + 1 (the subnormal

@@ -133,14 +133,14 @@ void LiaEncoding::build(const Query &q) {
   decodeInputs(d, A, B);
   const Scales<TermDomain> &s = scales;
   // (Each placement's leaves, then its tree: the order in which terms are made names them.)
-  auto eval = [&](Placement p, std::vector<Val<TermDomain>> &leaves) {
+  auto eval = [&](Placement p, Placement partner, std::vector<Val<TermDomain>> &leaves) {
     for (int i = 0; i < q.cfg.k(); ++i)
-      leaves.push_back(placementLeaf(d, p, q.cfg, A[size_t(i)], B[size_t(i)], s));
+      leaves.push_back(placementLeafBeside(d, p, partner, q.cfg, A[size_t(i)], B[size_t(i)], s));
     return placementRoot(d, p, q.cfg, evalTree(d, q.cfg.tree, leaves, q.cfg.acc), s);
   };
   std::vector<Val<TermDomain>> L1, L2;
-  Val<TermDomain> R1 = eval(q.lhs, L1);
-  Val<TermDomain> R2 = eval(q.rhs, L2);
+  Val<TermDomain> R1 = eval(q.lhs, q.rhs, L1);
+  Val<TermDomain> R2 = eval(q.rhs, q.lhs, L2);
   assertDiffer(d, R1, R2, L1, L2);
 }
 

@@ -87,8 +87,8 @@ void encodeInductionStep(TermDomain &d, const Query &q, const Scales<TermDomain>
     SInt a{st.intVar("a0", 0, int(q.cfg.a.numCodes()) - 1)};
     SInt b{st.intVar("b0", 0, int(q.cfg.b.numCodes()) - 1)};
     Val<TermDomain> A = decodeElement(d, q.cfg.a, a), B = decodeElement(d, q.cfg.b, b);
-    Val<TermDomain> LB = placementLeaf(d, pB, q.cfg, A, B, s);
-    Val<TermDomain> LO = placementLeaf(d, pO, q.cfg, A, B, s);
+    Val<TermDomain> LB = placementLeafBeside(d, pB, pO, q.cfg, A, B, s);
+    Val<TermDomain> LO = placementLeafBeside(d, pO, pB, q.cfg, A, B, s);
     goal = d.lnot(inSubtreeInvariant(d, inv, LB, LO, d.lit(1), XB, XO));
     break;
   }

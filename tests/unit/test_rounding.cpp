@@ -570,3 +570,48 @@ TEST_CASE("mulRoundedPow2 (post2's scaling) = rnd(V rnd(2^s)) for every s and ac
       }
   CHECK(compared == size_t(4 * 2 * 3) * 601 * vals.size());
 }
+
+TEST_CASE("dequant's leaf, written with pre's leaf where its scalings are exact, = rnd(rnd(2^sa a) rnd(2^sb b))",
+          "[rounding][dequant]") {
+  // Beside pre, a query writes dequant's leaf as a split whose first arm is pre's leaf
+  // rnd(2^e a b), where A = rnd(2^sa a) and B = rnd(2^sb b) are 2^sa a and 2^sb b themselves
+  // (models/placement.h, placementLeafBeside and dequantLeafSharingPre). Here it is compared
+  // with the definition, dequantLeaf of the two dequantized elements, bit for bit: random code
+  // pairs of e2m1 x e4m3 and e5m2 x e4m3 at scales where the elements round in the
+  // subnormals, flush, overflow or are exact, in every accumulator mode.
+  ConcreteDomain d;
+  std::mt19937 rng(20261207);
+  const int scaleCodes[] = {0, 1, 2, 4, 9, 127, 200, 254, 255};
+  size_t compared = 0, viaPre = 0;
+  for (const std::string fmt : {"f32", "bf16", "f16"})
+    for (Rounding r : {RNE, RTZ})
+      for (Subnormals sub : {KEEP, FTZ, Subnormals::DAZ})
+        for (auto [fa, fb] : {std::pair{"e2m1", "e4m3"}, std::pair{"e5m2", "e4m3"}}) {
+          const AccSpec acc = accSpec(fmt, r, sub);
+          const ModelConfig cfg = config(fa, fb, acc, "seq", 2);
+          const ElementFormat A = cfg.a, B = cfg.b;
+          std::vector<std::pair<int, int>> codes;
+          std::uniform_int_distribution<int> ua(0, int(A.numCodes()) - 1), ub(0, int(B.numCodes()) - 1);
+          for (int n = 0; n < 600; ++n) codes.emplace_back(ua(rng), ub(rng));
+          for (int xa : scaleCodes)
+            for (int xb : scaleCodes) {
+              const Scales<ConcreteDomain> s = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
+              for (auto [ca, cb] : codes) {
+                const CVal a = decodeElement(d, A, Integer(int64_t(ca)));
+                const CVal b = decodeElement(d, B, Integer(int64_t(cb)));
+                const CVal Ad = dequantElement(d, acc, a, s.sa), Bd = dequantElement(d, acc, b, s.sb);
+                const CVal want = dequantLeaf(d, cfg, Ad, Bd, s);
+                const CVal got = placementLeafBeside(d, Placement::Dequant, Placement::Pre, cfg, a, b, s);
+                INFO(fmt << " " << toString(r) << " " << toString(sub) << " " << fa << " x " << fb << " xa = " << xa
+                         << " xb = " << xb << " codes " << ca << ", " << cb);
+                REQUIRE(related(d, got, want, Relation::Bitwise));
+                REQUIRE(bitsOf(got, acc.fmt) == bitsOf(want, acc.fmt));
+                if (sameVal(d, Ad, scaleExact(d, a, s.sa)) && sameVal(d, Bd, scaleExact(d, b, s.sb))) ++viaPre;
+                ++compared;
+              }
+            }
+        }
+  // Both arms occur.
+  CHECK(viaPre > compared / 4);
+  CHECK(viaPre < compared);
+}
