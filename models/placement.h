@@ -304,6 +304,14 @@ Val<D> mulRoundedPow2(D &d, const Val<D> &V, const typename D::Int &s, const Acc
   return sel.result();
 }
 
+/// r, or NaN where either scale code is 255 (the last part of every placement's step).
+template <class D> Val<D> codeNaNOr(D &d, const Val<D> &r, const Scales<D> &s) {
+  Select<D, Val<D>> sel(d);
+  sel.when(s.codeNaN, [&] { return nanVal(d, r.X); });
+  sel.when(d.lnot(s.codeNaN), [&] { return r; });
+  return sel.result();
+}
+
 /// The step placement p applies to its tree's result T:
 ///   pre, dequant: T; post: rnd(2^e T); post2: rnd(rnd(T rnd(2^sa)) rnd(2^sb)).
 /// Code 255 on either side gives NaN.
@@ -316,10 +324,41 @@ Val<D> placementRoot(D &d, Placement p, const ModelConfig &cfg, const Val<D> &T,
   } else if (p == Placement::Post2) {
     r = mulRoundedPow2(d, mulRoundedPow2(d, T, s.sa, cfg.acc), s.sb, cfg.acc);
   }
+  return codeNaNOr(d, r, s);
+}
+
+/// post2's step rnd(rnd(T rnd(2^sa)) rnd(2^sb)) (placementRoot, without the code-255 select),
+/// written as a split whose first arm is post's step rnd(2^e T): where sa and sb lie in
+/// exactPow2Range (rnd(2^sa) = 2^sa, rnd(2^sb) = 2^sb) and the first rounding is exact
+/// (F = rnd(T 2^sa) has the flags, sign, N and X of T 2^sa), post2's value is
+/// rnd(F 2^sb) = rnd(T 2^(sa + sb)) = rnd(2^e T) (makeScales: e = sa + sb); elsewhere it is
+/// rnd(F rnd(2^sb)) as before. Its value is post2's step on every input
+/// (tests/unit/test_rounding.cpp compares the two bit for bit in every accumulator mode).
+template <class D>
+Val<D> post2StepSharingPost(D &d, const ModelConfig &cfg, const Val<D> &T, const Scales<D> &s) {
+  const auto [lo, hi] = exactPow2Range(cfg.acc);
+  auto inRange = [&](const typename D::Int &x) { return d.land(d.le(d.lit(lo), x), d.le(x, d.lit(hi))); };
+  const Val<D> F = mulRoundedPow2(d, T, s.sa, cfg.acc);
+  const typename D::Bool exact =
+      d.land(d.land(inRange(s.sa), inRange(s.sb)), sameVal(d, F, scaleExact(d, T, s.sa)));
   Select<D, Val<D>> sel(d);
-  sel.when(s.codeNaN, [&] { return nanVal(d, r.X); });
-  sel.when(d.lnot(s.codeNaN), [&] { return r; });
+  sel.when(exact, [&] { return roundAcc(d, scaleExact(d, T, s.e), cfg.acc); });
+  sel.when(d.litB(true), [&] { return mulRoundedPow2(d, F, s.sb, cfg.acc); });
   return sel.result();
+}
+
+/// The step of placement p on its tree's result T in a query that compares p with `partner`:
+/// placementRoot's value, written so that a symbolic domain can share terms with the
+/// partner's step where the partner's tree value is the same term (post2's leaves are
+/// post's). One case differs from placementRoot:
+/// post2 beside post is post2StepSharingPost, whose first arm is post's step itself, so that
+/// where post2's first rounding is exact the two results are the same terms (see
+/// docs/solver.md, "post2's step beside post"). Elsewhere placementRoot's.
+template <class D>
+Val<D> placementRootBeside(D &d, Placement p, Placement partner, const ModelConfig &cfg, const Val<D> &T,
+                           const Scales<D> &s) {
+  if (p == Placement::Post2 && partner == Placement::Post) return codeNaNOr(d, post2StepSharingPost(d, cfg, T, s), s);
+  return placementRoot(d, p, cfg, T, s);
 }
 
 /// Whether placements p and q apply the same step to their trees' results (placementRoot

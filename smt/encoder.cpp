@@ -112,8 +112,20 @@ void LiaEncoding::build(const Query &q) {
   // Likewise a region of one xa states sa as that constant (xa stays a variable of the query,
   // fixed by the region's bounds): post2's first scaling by 2^sa is then the same term as
   // post's scaling by 2^e where the two exponents are equal (sb = 0).
-  SInt sa = r.xa.lo == r.xa.hi ? d.lit(Integer(r.xa.lo - 127)) : d.sub(xa, d.lit(127));
-  SInt sb = d.sub(e, sa);
+  // And a region of one xb (and more than one xa) states sb as that constant and sa = e - sb,
+  // tied to xa by the assertion xa = sa + 127: post2's second scaling by 2^sb is then a
+  // scaling by a constant, and at sb = 0 by 2^0, which keeps the first rounding's result
+  // (rounding is idempotent), so post2's root rnd(rnd(T 2^sa) 2^0) is rnd(T 2^e), the same
+  // terms as post's (sa = e - 0 = e).
+  const bool oneXb = r.xa.lo != r.xa.hi && r.xb.lo == r.xb.hi;
+  SInt sa = r.xa.lo == r.xa.hi ? d.lit(Integer(r.xa.lo - 127))
+            : oneXb            ? d.sub(e, d.lit(Integer(r.xb.lo - 127)))
+                               : d.sub(xa, d.lit(127));
+  SInt sb = oneXb ? d.lit(Integer(r.xb.lo - 127)) : d.sub(e, sa);
+  if (oneXb) {
+    store_.assertTrue(d.eq(xa, d.add(sa, d.lit(127))).t);
+    store_.refine(sa.t, Interval{Integer(r.xa.lo - 127), Integer(r.xa.hi - 127)});
+  }
   // xb = e - xa + 254 must lie in the region's xb range.
   store_.refine(sb.t, Interval{Integer(r.xb.lo - 127), Integer(r.xb.hi - 127)});
   const Interval sbr = store_.node(sb.t).range;
@@ -136,7 +148,7 @@ void LiaEncoding::build(const Query &q) {
   auto eval = [&](Placement p, Placement partner, std::vector<Val<TermDomain>> &leaves) {
     for (int i = 0; i < q.cfg.k(); ++i)
       leaves.push_back(placementLeafBeside(d, p, partner, q.cfg, A[size_t(i)], B[size_t(i)], s));
-    return placementRoot(d, p, q.cfg, evalTree(d, q.cfg.tree, leaves, q.cfg.acc), s);
+    return placementRootBeside(d, p, partner, q.cfg, evalTree(d, q.cfg.tree, leaves, q.cfg.acc), s);
   };
   std::vector<Val<TermDomain>> L1, L2;
   Val<TermDomain> R1 = eval(q.lhs, q.rhs, L1);

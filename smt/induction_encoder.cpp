@@ -156,13 +156,13 @@ void encodeInductionStep(TermDomain &d, const Query &q, const Scales<TermDomain>
       // one in 11.7 s in all.
       st.setSplitDecided(true);
     }
-    goal = d.lnot(relatedBO(placementRoot(d, pB, q.cfg, TB, s), placementRoot(d, pO, q.cfg, TO, s)));
+    goal = d.lnot(relatedBO(placementRootBeside(d, pB, pO, q.cfg, TB, s), placementRootBeside(d, pO, pB, q.cfg, TO, s)));
     break;
   }
   case InductionStep::Root1: {
     if (k != 1) throw std::logic_error("the root1 step is for k = 1");
     auto [VB, VO] = in.subtree("", d.lit(1), 1);
-    goal = d.lnot(relatedBO(placementRoot(d, pB, q.cfg, VB, s), placementRoot(d, pO, q.cfg, VO, s)));
+    goal = d.lnot(relatedBO(placementRootBeside(d, pB, pO, q.cfg, VB, s), placementRootBeside(d, pO, pB, q.cfg, VO, s)));
     break;
   }
   }

@@ -615,3 +615,51 @@ TEST_CASE("dequant's leaf, written with pre's leaf where its scalings are exact,
   CHECK(viaPre > compared / 4);
   CHECK(viaPre < compared);
 }
+
+TEST_CASE("post2's step, written with post's step where its first rounding is exact, = placementRoot's",
+          "[rounding][post2]") {
+  // Beside post, a query writes post2's step as a split whose first arm is post's step
+  // rnd(2^e T), where both scales are exact powers of two and rnd(T 2^sa) is T 2^sa itself
+  // (models/placement.h, placementRootBeside and post2StepSharingPost). Here it is compared
+  // with placementRoot's post2 step, bit for bit, for tree values across the binades and
+  // scale pairs below, at and above every accumulator's exact range, in every mode.
+  ConcreteDomain d;
+  std::vector<CVal> vals;
+  for (bool neg : {false, true}) {
+    for (int64_t N : {0, 1, 3, 5, 127, 255, 2047, 65535})
+      for (int64_t X : {-160, -140, -130, -126, -30, -24, -14, -2, 0, 5, 15, 100})
+        vals.push_back(fv(neg, Integer(N), X));
+    vals.push_back(CVal{false, true, neg, Integer(0), Integer(0)});  // ±inf
+  }
+  vals.push_back(CVal{true, false, false, Integer(0), Integer(0)});  // NaN
+  const int scaleCodes[] = {0, 1, 3, 60, 100, 103, 110, 120, 126, 127, 128, 135, 142, 143, 200, 254, 255};
+  size_t compared = 0, viaPost = 0;
+  for (const std::string fmt : {"f32", "bf16", "f16"})
+    for (Rounding r : {RNE, RTZ})
+      for (Subnormals sub : {KEEP, FTZ, Subnormals::DAZ}) {
+        const AccSpec acc = accSpec(fmt, r, sub);
+        const ModelConfig cfg = config("e2m1", "e2m1", acc, "seq", 2);
+        const auto [lo, hi] = exactPow2Range(acc);
+        for (int xa : scaleCodes)
+          for (int xb : scaleCodes) {
+            const Scales<ConcreteDomain> s = makeScales(d, Integer(int64_t(xa)), Integer(int64_t(xb)));
+            for (const CVal &T : vals) {
+              const CVal want = placementRoot(d, Placement::Post2, cfg, T, s);
+              const CVal got = placementRootBeside(d, Placement::Post2, Placement::Post, cfg, T, s);
+              INFO(fmt << " " << toString(r) << " " << toString(sub) << " xa = " << xa << " xb = " << xb
+                       << ", T = " << describe(T));
+              REQUIRE(related(d, got, want, Relation::Bitwise));
+              REQUIRE(bitsOf(got, acc.fmt) == bitsOf(want, acc.fmt));
+              const int sa = xa - 127, sb = xb - 127;
+              if (xa != 255 && xb != 255 && lo <= sa && sa <= hi && lo <= sb && sb <= hi &&
+                  sameVal(d, roundAcc(d, scaleExact(d, T, Integer(int64_t(sa))), acc),
+                          scaleExact(d, T, Integer(int64_t(sa)))))
+                ++viaPost;
+              ++compared;
+            }
+          }
+      }
+  // Both arms occur.
+  CHECK(viaPost > compared / 10);
+  CHECK(viaPost < compared / 2);
+}
