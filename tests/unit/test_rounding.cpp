@@ -583,7 +583,7 @@ TEST_CASE("dequant's leaf, written with pre's leaf where its scalings are exact,
   std::mt19937 rng(20261207);
   const int scaleCodes[] = {0, 1, 2, 4, 9, 127, 200, 254, 255};
   size_t compared = 0, viaPre = 0;
-  for (const std::string fmt : {"f32", "bf16", "f16"})
+  for (const std::string fmt : {"f32", "bf16", "f16", "f64"})
     for (Rounding r : {RNE, RTZ})
       for (Subnormals sub : {KEEP, FTZ, Subnormals::DAZ})
         for (auto [fa, fb] : {std::pair{"e2m1", "e4m3"}, std::pair{"e5m2", "e4m3"}}) {
@@ -634,7 +634,7 @@ TEST_CASE("post2's step, written with post's step where its first rounding is ex
   vals.push_back(CVal{true, false, false, Integer(0), Integer(0)});  // NaN
   const int scaleCodes[] = {0, 1, 3, 60, 100, 103, 110, 120, 126, 127, 128, 135, 142, 143, 200, 254, 255};
   size_t compared = 0, viaPost = 0;
-  for (const std::string fmt : {"f32", "bf16", "f16"})
+  for (const std::string fmt : {"f32", "bf16", "f16", "f64"})
     for (Rounding r : {RNE, RTZ})
       for (Subnormals sub : {KEEP, FTZ, Subnormals::DAZ}) {
         const AccSpec acc = accSpec(fmt, r, sub);
@@ -661,5 +661,5 @@ TEST_CASE("post2's step, written with post's step where its first rounding is ex
       }
   // Both arms occur.
   CHECK(viaPost > compared / 10);
-  CHECK(viaPost < compared / 2);
+  CHECK(viaPost < compared * 3 / 4);
 }
