@@ -179,11 +179,9 @@ Val<D> dequantLeaf(D &d, const ModelConfig &cfg, const Val<D> &A, const Val<D> &
 /// Whether two values are the same value in the same representation: equal flags, N and X
 /// (the sign is compared too).
 template <class D> typename D::Bool sameVal(D &d, const Val<D> &u, const Val<D> &v) {
-  auto eqB = [&](const typename D::Bool &x, const typename D::Bool &y) {
-    return d.lor(d.land(x, y), d.land(d.lnot(x), d.lnot(y)));
-  };
-  return d.land(d.land(eqB(u.nan, v.nan), eqB(u.inf, v.inf)),
-                d.land(eqB(u.neg, v.neg), d.land(d.eq(u.N, v.N), d.eq(u.X, v.X))));
+  auto same = [&](const typename D::Bool &x, const typename D::Bool &y) { return d.lnot(d.lxor(x, y)); };
+  return d.land(d.land(same(u.nan, v.nan), same(u.inf, v.inf)),
+                d.land(same(u.neg, v.neg), d.land(d.eq(u.N, v.N), d.eq(u.X, v.X))));
 }
 
 /// The value placement p feeds into its tree for the element pair (a, b):
@@ -251,6 +249,13 @@ inline std::pair<int, int> exactPow2Range(const AccSpec &acc) {
   return {acc.subnormals == Subnormals::Keep ? acc.fmt.quantumExp() : acc.fmt.emin(), acc.fmt.emax};
 }
 
+/// Whether s lies in exactPow2Range (rnd(2^s) = 2^s): not below lo and not above emax, the
+/// same terms as mulRoundedPow2's conditions.
+template <class D> typename D::Bool pow2Exact(D &d, const typename D::Int &s, const AccSpec &acc) {
+  const auto [lo, hi] = exactPow2Range(acc);
+  return d.land(d.lnot(d.lt(s, d.lit(lo))), d.lnot(d.lt(d.lit(hi), s)));
+}
+
 /// rnd(V rnd(2^s)): post2's scaling by one of its scales. rnd(2^s) is 2^s itself for
 /// lo <= s <= emax (lo = emin - p + 1, the subnormal quantum; emin under ftz and daz, which
 /// flush the subnormal ones), +0 below lo (2^(lo-1) is half the quantum: a tie, rounded to
@@ -300,7 +305,7 @@ Val<D> mulRoundedPow2(D &d, const Val<D> &V, const typename D::Int &s, const Acc
     });
     return ov.result();
   });
-  sel.when(d.land(d.lnot(below), d.lnot(above)), [&] { return roundAcc(d, scaleExact(d, V, s), acc); });
+  sel.when(pow2Exact(d, s, acc), [&] { return roundAcc(d, scaleExact(d, V, s), acc); });
   return sel.result();
 }
 
@@ -336,11 +341,9 @@ Val<D> placementRoot(D &d, Placement p, const ModelConfig &cfg, const Val<D> &T,
 /// (tests/unit/test_rounding.cpp compares the two bit for bit in every accumulator mode).
 template <class D>
 Val<D> post2StepSharingPost(D &d, const ModelConfig &cfg, const Val<D> &T, const Scales<D> &s) {
-  const auto [lo, hi] = exactPow2Range(cfg.acc);
-  auto inRange = [&](const typename D::Int &x) { return d.land(d.le(d.lit(lo), x), d.le(x, d.lit(hi))); };
   const Val<D> F = mulRoundedPow2(d, T, s.sa, cfg.acc);
-  const typename D::Bool exact =
-      d.land(d.land(inRange(s.sa), inRange(s.sb)), sameVal(d, F, scaleExact(d, T, s.sa)));
+  const typename D::Bool exact = d.land(d.land(pow2Exact(d, s.sa, cfg.acc), pow2Exact(d, s.sb, cfg.acc)),
+                                        sameVal(d, F, scaleExact(d, T, s.sa)));
   Select<D, Val<D>> sel(d);
   sel.when(exact, [&] { return roundAcc(d, scaleExact(d, T, s.e), cfg.acc); });
   sel.when(d.litB(true), [&] { return mulRoundedPow2(d, F, s.sb, cfg.acc); });
