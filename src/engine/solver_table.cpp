@@ -584,7 +584,7 @@ constexpr int kInductionSplitDepth = 6;
 
 /// The most concrete root-step evaluations (code pairs times abstract sums) one scan near a
 /// root-step witness may spend (rootStepScan): about 1.6 s on this project's 2-core machine
-/// (e2m1 at k = 32 in f16: 6,402 sums per pair, so 624 pairs; e4m3 in bf16: 8,962, so 446).
+/// (e2m1 at k = 32 in f16: 3,202 sums per pair, so 1,249 pairs; e4m3 in bf16: 4,482, so 892).
 constexpr long kRootScanEvaluations = 4'000'000;
 
 /// The most rounds of kRootScanEvaluations one scan near a root-step witness may take, each

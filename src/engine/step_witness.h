@@ -71,13 +71,15 @@ struct RootStepScan {
 
 /// Candidate witnesses from the root step of `inv` evaluated on concrete values: for each
 /// code pair of `pairs` in order, the abstract sums the step allows (SB = S 2^g with
-/// |S| <= k U, its -0, O's sum as the invariant says; no NaN or infinity, which no input made
-/// here has) are rounded and given to both roots by the reference model (the same functions
-/// the solver's root step is built from), and the first S whose roots are not related becomes
-/// an input (as rootStepInput makes one). Which sums: where O's rounded sum is a function of
+/// 0 <= S <= k U, and -0, O's sum as the invariant says; no NaN or infinity, which no input
+/// made here has) are rounded and given to both roots by the reference model (the same
+/// functions the solver's root step is built from), and the first S whose roots are not
+/// related becomes an input (as rootStepInput makes one). A negative S is not evaluated: every
+/// rounding and subnormal mode is odd (rnd(-x) = -rnd(x)), and so is every placement's root, so
+/// -S fails exactly where S does. Which sums: where O's rounded sum is a function of
 /// B's (mode zero, or σ(O) = 0: post2 vs post), the roots see S only through rnd(S 2^g), and
 /// one S per accumulator value up to k U 2^g (at most kMaxScanSums) covers every value the
-/// step allows; otherwise every S in -k U..k U (k U at most kMaxScanUnits). The same limits as
+/// step allows; otherwise every S in 0..k U (k U at most kMaxScanUnits). The same limits as
 /// rootStepInput (a fixed tree, base side post or post2, not Equal, k >= 2), and nothing
 /// past those two caps; it stops before the pair whose sums would take the evaluations past
 /// maxEvaluations. Every candidate still needs the reference evaluator's confirmation

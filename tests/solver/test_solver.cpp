@@ -318,13 +318,15 @@ TEST_CASE("solver = exhaustive: e5m2 x e2m1 k = 2 f16 post2/post value, where th
   // post2's double rounding in f16's subnormals: the box xa:103..119, xb:103..127 differs at
   // about the half with the larger xb and agrees on the rest. A scan near the first root-step
   // witness goes on for more rounds while each finds witnesses (kRootScanRounds, docs/solver.md,
-  // "The root step on concrete values"), so the agreeing part stays whole: 6 inductions, where
+  // "The root step on concrete values"), so the agreeing part stays whole: 5 inductions, where
   // one round left the rest of the box to be taken apart around the pairs it had not reached
-  // (16 inductions at k = 4). The table equals the exhaustive engine's either way.
+  // (16 inductions at k = 4). The table equals the exhaustive engine's either way. The scan's
+  // witnesses (about 25, from sums S >= 0; 130-150 when it took the most negative sum first)
+  // each refute every undecided group they disagree on.
   PairQuery q = query("e5m2", 2, "seq", Placement::Post2, Placement::Post, Relation::Value, "f16");
   q.cfg.b = *findElementFormat("e2m1");
   const engine::SolverTableResult s = compareWithExhaustive(q);
-  CHECK(s.stats.rootStepWitnesses >= 100);
+  CHECK(s.stats.rootStepWitnesses >= 20);
   CHECK(s.stats.inductionRegions <= 8);
 }
 

@@ -337,8 +337,9 @@ TEST_CASE("step witness: the concrete root step's budget and limits", "[solver][
   PairQuery q = post2Post("f16", 32);
   q.lhs = Placement::Dequant;
   std::vector<std::pair<int, int>> pairs{{103, 110}, {103, 111}, {103, 112}, {103, 113}};
-  // k U = 32 * 144 = 4,608 units: 2 * 4,608 + 2 sums per pair (-0 included).
-  const long perPair = 2 * 4608 + 2;
+  // k U = 32 * 144 = 4,608 units: S = 0 .. 4,608 and -0, 4,610 sums per pair (a negative S
+  // fails where -S does: it is not evaluated).
+  const long perPair = 4608 + 2;
   CHECK(engine::rootStepScan(q, scaledPost(), pairs, 3 * perPair).pairsScanned == 3);
   CHECK(engine::rootStepScan(q, scaledPost(), pairs, 3 * perPair - 1).pairsScanned == 2);
   CHECK(engine::rootStepScan(q, scaledPost(), pairs, 3 * perPair - 1, 2).pairsScanned == 2);
