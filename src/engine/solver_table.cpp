@@ -607,6 +607,17 @@ constexpr long kRootScanFirstPairs = 64;
 constexpr long kRootScanFirstWidePairs = 256;
 constexpr long kRootScanFirstWideEvaluations = 1'000'000;
 
+/// A region larger than kRootScanFirstWidePairs is first sampled: the root step on concrete
+/// values at up to kRootScanSamplePairs of its pairs spread over it (a multiplicative hash
+/// orders them), within kRootScanSampleEvaluations; where that finds a witness, the whole scan
+/// runs nearest it, and the induction, whose root step would fail there, is not tried until
+/// the region changes. e5m2 x e2m1 k = 2 f16 post2/post value: the box xa:103..119,
+/// xb:103..127 (425 pairs, 142 of them differing, at the larger xb) failed its root step
+/// after 4.7-6 s, where the sample takes a few hundredths of a second; a region that agrees
+/// loses at most the sample's budget.
+constexpr size_t kRootScanSamplePairs = 16;
+constexpr long kRootScanSampleEvaluations = 250'000;
+
 /// The most failing leaves (failingLeaves, the largest errors) tried in leafStepInputs's
 /// inputs at a failed leaf step's code pair when the model's own leaf gave no witness: at
 /// most 16 (k + k / 2 + k - 1) reference evaluations (1,264 at k = 32).
@@ -1591,49 +1602,85 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   };
   // Pairs already scanned, per invariant mode (scaled, zero): a second scan would find nothing new.
   CodeSet rootScanned[2];
+  // The undecided pairs of region r that the root step of `inv` has not been scanned at.
+  auto unscannedPairs = [&](const Region &r, const Invariant &inv) {
+    const CodeSet &scanned = rootScanned[inv.mode == InvariantMode::Zero ? 1 : 0];
+    std::vector<std::pair<int, int>> out;
+    for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+      for (int b = r.xb.lo; b <= r.xb.hi; ++b)
+        if (r.contains(a, b) && C.get(a, b) && !P.get(a, b) && res.witnessOf[pairIdx(a, b)] < 0 &&
+            !scanned.get(a, b))
+          out.emplace_back(a, b);
+    return out;
+  };
+  // The root step of `inv` on concrete values at `pairs` (in order, within `budget`
+  // evaluations; rootStepScan, step_witness.h): the pairs scanned are marked, and each
+  // candidate refutes its groups once the reference evaluator confirms it. Returns the pairs
+  // of the witnesses added, and whether every pair was scanned.
+  auto scanPairs = [&](const std::vector<std::pair<int, int>> &pairs, const Invariant &inv, long budget) {
+    CodeSet &scanned = rootScanned[inv.mode == InvariantMode::Zero ? 1 : 0];
+    const RootStepScan found = rootStepScan(q, inv, pairs, budget, opt.threads);
+    for (size_t i = 0; i < found.pairsScanned; ++i) scanned.set(pairs[i].first, pairs[i].second);
+    std::vector<std::pair<int, int>> added;
+    for (const Witness &c : found.candidates) {
+      if (res.witnessOf[pairIdx(c.xa, c.xb)] >= 0 || !witnessDisagrees(q, c, c.xa, c.xb)) continue;
+      addWitness(c, false);
+      if (res.witnessOf[pairIdx(c.xa, c.xb)] < 0) continue;
+      ++res.stats.rootStepWitnesses;
+      added.emplace_back(c.xa, c.xb);
+    }
+    return std::make_pair(added, found.pairsScanned >= pairs.size());
+  };
   // The root step of `inv` evaluated on concrete values at the undecided pairs of region r,
-  // nearest (cxa, cxb) first, within `budget` evaluations (rootStepScan, step_witness.h):
-  // each candidate is confirmed by the reference evaluator before it refutes anything, and
-  // the pairs left keep going to the induction. A round that found witnesses and stopped at
-  // its budget is followed by another, up to `rounds` in all: the pairs that differ lie
-  // together, and a scan that finds them costs far less than the inductions that would
-  // otherwise take the region apart around them (kRootScanRounds). Returns the number of
-  // witnesses added.
+  // nearest (cxa, cxb) first, within `budget` evaluations (scanPairs): each candidate is
+  // confirmed by the reference evaluator before it refutes anything, and the pairs left keep
+  // going to the induction. A round that found witnesses and stopped at its budget is
+  // followed by another, up to `rounds` in all: the pairs that differ lie together, and a scan
+  // that finds them costs far less than the inductions that would otherwise take the region
+  // apart around them (kRootScanRounds). Returns the number of witnesses added.
   auto scanRootStep = [&](const Region &r, const Invariant &inv, int cxa, int cxb,
                           long budget = kRootScanEvaluations, int rounds = kRootScanRounds) {
     if (inv.mode == InvariantMode::Equal) return size_t(0);
-    CodeSet &scanned = rootScanned[inv.mode == InvariantMode::Zero ? 1 : 0];
     size_t added = 0;
     const auto t0 = std::chrono::steady_clock::now();
     for (int round = 0; round < rounds; ++round) {
       // The pairs still undecided and not scanned (witnesses of a round refute whole groups).
-      std::vector<std::pair<int, int>> near;
-      for (int a = r.xa.lo; a <= r.xa.hi; ++a)
-        for (int b = r.xb.lo; b <= r.xb.hi; ++b)
-          if (r.contains(a, b) && C.get(a, b) && !P.get(a, b) && res.witnessOf[pairIdx(a, b)] < 0 &&
-              !scanned.get(a, b))
-            near.emplace_back(a, b);
+      std::vector<std::pair<int, int>> near = unscannedPairs(r, inv);
       if (near.empty()) break;
       std::stable_sort(near.begin(), near.end(), [&](const auto &x, const auto &y) {
         return std::abs(x.first - cxa) + std::abs(x.second - cxb) < std::abs(y.first - cxa) + std::abs(y.second - cxb);
       });
-      size_t addedNow = 0;
-      const RootStepScan found = rootStepScan(q, inv, near, budget, opt.threads);
-      for (size_t i = 0; i < found.pairsScanned; ++i) scanned.set(near[i].first, near[i].second);
-      for (const Witness &c : found.candidates) {
-        if (res.witnessOf[pairIdx(c.xa, c.xb)] >= 0 || !witnessDisagrees(q, c, c.xa, c.xb)) continue;
-        addWitness(c, false);
-        if (res.witnessOf[pairIdx(c.xa, c.xb)] < 0) continue;
-        ++res.stats.rootStepWitnesses;
-        ++addedNow;
-      }
-      added += addedNow;
-      if (addedNow == 0 || found.pairsScanned >= near.size()) break;
+      const auto [addedNow, all] = scanPairs(near, inv, budget);
+      added += addedNow.size();
+      if (addedNow.empty() || all) break;
     }
     if (added)
       log("the root step on concrete values in " + r.str() + ": " + std::to_string(added) + " witnesses (" +
           std::to_string(smt::secondsSince(t0)) + " s)");
     return added;
+  };
+  // A sparse sample of region r's undecided, unscanned pairs scanned first
+  // (kRootScanSamplePairs, in the order of a multiplicative hash of the pair's index, which
+  // spreads them over the region); where it finds a witness, scanRootStep runs nearest it.
+  // Returns the number of witnesses added.
+  auto sampleRootStep = [&](const Region &r, const Invariant &inv) {
+    if (inv.mode == InvariantMode::Equal) return size_t(0);
+    std::vector<std::pair<int, int>> sample = unscannedPairs(r, inv);
+    auto key = [&](const std::pair<int, int> &x) {
+      return (uint64_t(pairIdx(x.first, x.second)) * 0x9E3779B97F4A7C15ull) >> 16;
+    };
+    if (sample.size() > kRootScanSamplePairs) {
+      std::partial_sort(sample.begin(), sample.begin() + long(kRootScanSamplePairs), sample.end(),
+                        [&](const auto &x, const auto &y) { return key(x) < key(y); });
+      sample.resize(kRootScanSamplePairs);
+    }
+    const std::vector<std::pair<int, int>> added = scanPairs(sample, inv, kRootScanSampleEvaluations).first;
+    if (added.empty()) return size_t(0);
+    log("the root step on concrete values at a sample of " + std::to_string(sample.size()) + " pairs of " + r.str() +
+        ": " + std::to_string(added.size()) + " witnesses, the first at xa=" + std::to_string(added[0].first) +
+        " xb=" + std::to_string(added[0].second));
+    markRootWitnessed(r);
+    return added.size() + scanRootStep(r, inv, added[0].first, added[0].second);
   };
 
   // Phase B's known witnesses, decoded once each (by index into res.witnesses; made lazily).
@@ -1699,6 +1746,10 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
               scanRootStep(r, *scanInvariant, r.xa.lo, r.xb.lo,
                            r.count() <= kRootScanFirstPairs ? kRootScanEvaluations : kRootScanFirstWideEvaluations,
                            1) > 0) {
+            if (halfTaken) inductionHalves.push_back({r, depth});
+            continue;
+          }
+          if (scanInvariant && r.count() > kRootScanFirstWidePairs && sampleRootStep(r, *scanInvariant) > 0) {
             if (halfTaken) inductionHalves.push_back({r, depth});
             continue;
           }
