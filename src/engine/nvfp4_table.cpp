@@ -83,7 +83,7 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
   };
   SolverTableResult res;
   res.witnessOf.assign(size_t(kNumCodes) * kNumCodes, -1);
-  std::unique_ptr<smt::Backend> backend = smt::makeBackend(opt.solver);
+  std::unique_ptr<smt::Backend> backend = smt::makeBackend(opt.solver, opt.threads);
   if (!backend) throw std::invalid_argument("solver '" + opt.solver + "' is not available");
   CodeSet decided;  // proven or refuted
   long decidedCount = 0;
