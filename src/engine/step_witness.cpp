@@ -273,8 +273,8 @@ RootStepScan rootStepScan(const PairQuery &q, const Invariant &inv, const std::v
   std::vector<CVal> TB;
   {
     ConcreteDomain d;
-    TB.reserve((*sums).size() + 1);
-    for (int64_t S : (*sums)) TB.push_back(roundAcc(d, sumFinish(d, sumOf(S, false, XB)), acc));
+    TB.reserve(sums->size() + 1);
+    for (int64_t S : *sums) TB.push_back(roundAcc(d, sumFinish(d, sumOf(S, false, XB)), acc));
     TB.push_back(roundAcc(d, sumFinish(d, sumOf(0, true, XB)), acc));
   }
   // The pairs within the budget: a prefix, each pair costing TB.size() evaluations.
