@@ -623,6 +623,12 @@ constexpr long kRootScanSampleEvaluations = 250'000;
 /// most 16 (k + k / 2 + k - 1) reference evaluations (1,264 at k = 32).
 constexpr size_t kLeafScanLeaves = 16;
 
+/// After a leaf step's model became a witness, the failing leaves (kLeafScanLeaves of them)
+/// are tried at one pair of each of at most kLeafLineScanGroups other undecided code groups of
+/// the region, nearest the witness first, within kLeafLineScanSeconds (runSolverTable).
+constexpr size_t kLeafLineScanGroups = 64;
+constexpr double kLeafLineScanSeconds = 0.5;
+
 /// Structured inputs past a sample: over at least kStructuredSampleMin undecided code groups,
 /// an input is evaluated first on the groups of a pseudo-random sample, about one in
 /// kStructuredSampleStride (inStructuredSample), and on the rest only where it refutes one of
@@ -1793,6 +1799,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
               scanRootStep(r, f.inv, w->xa, w->xb);
               break;
             }
+            std::optional<std::pair<int, int>> leafWitnessAt;  // where a leaf step's witness was found
             // A failed leaf step's model: element codes whose two leaves are not related at a
             // code pair of the region. Its product in n leaves (n = 1 .. k, +0 elsewhere;
             // leafStepInputs) often makes the roots differ too; each input that does at the
@@ -1809,6 +1816,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
                 // One witness per round: the next round asks the solver again.
                 ++res.stats.leafStepWitnesses;
                 refuted = true;
+                leafWitnessAt = {w.xa, w.xb};
                 log("the leaf step's model at xa=" + std::to_string(w.xa) + " xb=" + std::to_string(w.xb) +
                     " in n leaves: a witness (" + std::to_string(smt::secondsSince(t0)) +
                     " s); the induction again on the rest of " + r.str());
@@ -1835,6 +1843,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
                   if (!witnessDisagrees(q, w, w.xa, w.xb) || !addWitness(w, false)) continue;
                   ++res.stats.leafStepWitnesses;
                   refuted = true;
+                  leafWitnessAt = {w.xa, w.xb};
                   log("a failing leaf (codes " + std::to_string(ca) + ", " + std::to_string(cb) + ") at xa=" +
                       std::to_string(w.xa) + " xb=" + std::to_string(w.xb) + " in n leaves: a witness (" +
                       std::to_string(smt::secondsSince(t0)) + " s); the induction again on the rest of " + r.str());
@@ -1842,6 +1851,54 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
                 }
                 if (refuted) break;
               }
+            }
+            // After a leaf step's witness, the region's other undecided groups, nearest it first:
+            // the failing leaves at one pair of each (failingLeaves, leafStepInputs; a few
+            // milliseconds each), each input confirmed by the reference evaluator, at most
+            // kLeafLineScanGroups groups and kLeafLineScanSeconds. e2m1 x e4m3 k = 2 bf16 ftz
+            // fused pre/post value: 20 lines of e (xa = 0) each found by a solver round of
+            // about 80 ms, one witness per round.
+            for (const InductionCheck::FailedStep &f : ic.failedSteps) {
+              if (!leafWitnessAt || f.step != InductionStep::Leaf) continue;
+              const auto [wxa, wxb] = *leafWitnessAt;
+              std::vector<std::pair<int, int>> near;
+              for (int a = r.xa.lo; a <= r.xa.hi; ++a)
+                for (int b = r.xb.lo; b <= r.xb.hi; ++b)
+                  if (r.contains(a, b) && C.get(a, b) && !P.get(a, b) && res.witnessOf[pairIdx(a, b)] < 0)
+                    near.emplace_back(a, b);
+              std::stable_sort(near.begin(), near.end(), [&](const auto &x, const auto &y) {
+                return std::abs(x.first - wxa) + std::abs(x.second - wxb) < std::abs(y.first - wxa) + std::abs(y.second - wxb);
+              });
+              const auto t0 = std::chrono::steady_clock::now();
+              std::vector<char> groupSeen(cg.groups.size(), 0);
+              size_t groups = 0, added = 0;
+              for (const auto &[a, b] : near) {
+                if (groups >= kLeafLineScanGroups || smt::secondsSince(t0) > kLeafLineScanSeconds) break;
+                const int gi = cg.groupOf[pairIdx(a, b)];
+                if (res.witnessOf[pairIdx(a, b)] >= 0 || (gi >= 0 && groupSeen[size_t(gi)])) continue;
+                if (gi >= 0) groupSeen[size_t(gi)] = 1;
+                ++groups;
+                std::map<std::string, Integer> m = f.model;
+                m["xa"] = Integer(int64_t(a));
+                m["e"] = Integer(int64_t(a + b - 254));
+                bool found = false;
+                for (const auto &[ca, cb] : failingLeaves(q, f.inv, a, b, kLeafScanLeaves)) {
+                  m["a0"] = Integer(int64_t(ca));
+                  m["b0"] = Integer(int64_t(cb));
+                  for (const Witness &w : leafStepInputs(q, f.step, r, m)) {
+                    if (w.xa != a || w.xb != b || !witnessDisagrees(q, w, w.xa, w.xb) || !addWitness(w, false)) continue;
+                    ++res.stats.leafStepWitnesses;
+                    ++added;
+                    found = true;
+                    break;
+                  }
+                  if (found) break;
+                }
+              }
+              if (added)
+                log("the failing leaves at " + std::to_string(groups) + " other groups of " + r.str() + ": " +
+                    std::to_string(added) + " witnesses (" + std::to_string(smt::secondsSince(t0)) + " s)");
+              break;
             }
             // A satisfiable root step whose model no input makes may still fail at pairs that
             // do differ: the scan looks for them, nearest the model's pair (a root step that

@@ -907,6 +907,21 @@ TEST_CASE("fixed trees: a failed leaf step's product in n leaves refutes the reg
     REQUIRE(s.agree == engine::runExhaustive(q).agree);
     checkWitnesses(q, s);
   }
+  // e2m1 x e4m3 k = 2 bf16 ftz fused pre/post value: the witnesses lie on 20 lines of e
+  // (e = -137..-118, at xa = 0), and each line's failing leaf differs there. After the first
+  // leaf-step witness, the failing leaves at the region's other undecided groups find the
+  // other 19 at once (kLeafLineScanGroups), where each had cost a failed leaf step of its own
+  // (49 queries in all): now 11, at most 12 here.
+  {
+    PairQuery q = query("e2m1", 2, "fused", Placement::Pre, Placement::Post, Relation::Value, "bf16");
+    q.cfg.b = *findElementFormat("e4m3");
+    q.cfg.acc.subnormals = Subnormals::FTZ;
+    const engine::SolverTableResult s = solverTable(q);
+    CHECK(s.stats.leafStepWitnesses >= 20);
+    CHECK(s.stats.queries <= 12);
+    REQUIRE(s.agree == engine::runExhaustive(q).agree);
+    checkWitnesses(q, s);
+  }
   // k = 32 fused (beyond the exhaustive engine): the region xa:104..128, xb:102..126,
   // e:-26..-24 went to the unrolled 32-leaf query, unknown after 60 s; one leaf-step witness
   // refutes it, and the fused class's induction proves the rest (about 7 s in all).
