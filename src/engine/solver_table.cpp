@@ -1689,6 +1689,24 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
     return added.size() + scanRootStep(r, inv, added[0].first, added[0].second);
   };
 
+  // The failing leaves of a failed leaf step f at the code pair (a, b) of region r (at most
+  // kLeafScanLeaves, the largest errors first: failingLeaves), each in leafStepInputs's inputs
+  // with `model` naming that pair: the first input at (a, b) that the reference evaluator
+  // confirms is added as a witness. Returns its leaf's element codes, or nullopt.
+  auto failingLeafWitness = [&](const InductionCheck::FailedStep &f, const Region &r, int a, int b,
+                                std::map<std::string, Integer> model) -> std::optional<std::pair<unsigned, unsigned>> {
+    for (const auto &[ca, cb] : failingLeaves(q, f.inv, a, b, kLeafScanLeaves)) {
+      model["a0"] = Integer(int64_t(ca));
+      model["b0"] = Integer(int64_t(cb));
+      for (const Witness &w : leafStepInputs(q, f.step, r, model)) {
+        if (w.xa != a || w.xb != b || !witnessDisagrees(q, w, w.xa, w.xb) || !addWitness(w, false)) continue;
+        ++res.stats.leafStepWitnesses;
+        return std::make_pair(ca, cb);
+      }
+    }
+    return std::nullopt;
+  };
+
   // Phase B's known witnesses, decoded once each (by index into res.witnesses; made lazily).
   std::vector<std::unique_ptr<DecodedBlock>> witnessBlocks;
   // Phase A proves the candidate set region by region; phase B finds a witness for every
@@ -1835,21 +1853,13 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
                   P.get(pair->first, pair->second) || res.witnessOf[pairIdx(pair->first, pair->second)] >= 0)
                 continue;
               const auto t0 = std::chrono::steady_clock::now();
-              for (const auto &[ca, cb] : failingLeaves(q, f.inv, pair->first, pair->second, kLeafScanLeaves)) {
-                std::map<std::string, Integer> m = f.model;
-                m["a0"] = Integer(int64_t(ca));
-                m["b0"] = Integer(int64_t(cb));
-                for (const Witness &w : leafStepInputs(q, f.step, r, m)) {
-                  if (!witnessDisagrees(q, w, w.xa, w.xb) || !addWitness(w, false)) continue;
-                  ++res.stats.leafStepWitnesses;
-                  refuted = true;
-                  leafWitnessAt = {w.xa, w.xb};
-                  log("a failing leaf (codes " + std::to_string(ca) + ", " + std::to_string(cb) + ") at xa=" +
-                      std::to_string(w.xa) + " xb=" + std::to_string(w.xb) + " in n leaves: a witness (" +
-                      std::to_string(smt::secondsSince(t0)) + " s); the induction again on the rest of " + r.str());
-                  break;
-                }
-                if (refuted) break;
+              if (const auto leaf = failingLeafWitness(f, r, pair->first, pair->second, f.model)) {
+                refuted = true;
+                leafWitnessAt = *pair;
+                log("a failing leaf (codes " + std::to_string(leaf->first) + ", " + std::to_string(leaf->second) +
+                    ") at xa=" + std::to_string(pair->first) + " xb=" + std::to_string(pair->second) +
+                    " in n leaves: a witness (" + std::to_string(smt::secondsSince(t0)) +
+                    " s); the induction again on the rest of " + r.str());
               }
             }
             // After a leaf step's witness, the region's other undecided groups, nearest it first:
@@ -1881,19 +1891,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
                 std::map<std::string, Integer> m = f.model;
                 m["xa"] = Integer(int64_t(a));
                 m["e"] = Integer(int64_t(a + b - 254));
-                bool found = false;
-                for (const auto &[ca, cb] : failingLeaves(q, f.inv, a, b, kLeafScanLeaves)) {
-                  m["a0"] = Integer(int64_t(ca));
-                  m["b0"] = Integer(int64_t(cb));
-                  for (const Witness &w : leafStepInputs(q, f.step, r, m)) {
-                    if (w.xa != a || w.xb != b || !witnessDisagrees(q, w, w.xa, w.xb) || !addWitness(w, false)) continue;
-                    ++res.stats.leafStepWitnesses;
-                    ++added;
-                    found = true;
-                    break;
-                  }
-                  if (found) break;
-                }
+                if (failingLeafWitness(f, r, a, b, m)) ++added;
               }
               if (added)
                 log("the failing leaves at " + std::to_string(groups) + " other groups of " + r.str() + ": " +
