@@ -379,8 +379,12 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   unsigned precRange = tzc >= int64_t(mHi) + 1 ? 1 : unsigned(int64_t(mHi) + 1 - tzc);
   if (tzc <= int64_t(mHi) && nr.hi == Integer::pow2(mHi) && precRange > 1) precRange -= 1;
   const unsigned vprec = d.precBound(v.prec, unsigned(p));
-  const bool precOK = std::min(vprec, precRange) <= unsigned(p);
-  if (precRange > unsigned(p) && precOK && d.obligations() && !d.showPrecision(v.N, unsigned(p))) {
+  bool precOK = std::min(vprec, precRange) <= unsigned(p);
+  // Neither bound shows it: the domain's checked value sets may (a decision for its
+  // arithmetic checker; no obligation then).
+  bool shown = false;
+  if (!precOK && d.valuesShowPrecision(v.N, unsigned(p))) precOK = shown = true;
+  if (precRange > unsigned(p) && precOK && !shown && d.obligations() && !d.showPrecision(v.N, unsigned(p))) {
     // Only the static bound v.prec says that N has at most p significant bits (the
     // domain's checked analysis cannot show it from N's terms): an obligation, per binade
     // m that could hold more than p bits: a finite N there is a multiple of 2^(m - p + 1).

@@ -47,6 +47,9 @@
 //                                            has at most p significant bits (then no precision
 //                                            obligation is needed; the concrete domain says
 //                                            false and checks the obligations themselves)
+//   bool d.valuesShowPrecision(x, p)         the same where neither the static bound nor x's
+//                                            range does, through x's value set (a symbolic
+//                                            domain with wide value sets only, else false)
 //   Interval d.range(x)                      sound bounds on x (exact for concrete values)
 //   unsigned d.tz(x)                         x is a multiple of 2^tz (tz <= 4096 cap for 0)
 //   std::optional<bool> d.known(Bool)        the value when the analysis knows it
@@ -136,6 +139,7 @@ struct ConcreteDomain {
   }
   unsigned precBound(unsigned prec, unsigned) const { return prec; }
   bool showPrecision(const Int &, unsigned) const { return false; }
+  bool valuesShowPrecision(const Int &, unsigned) const { return false; }
   bool obligations() const { return true; }
   unsigned tz(const Int &x) const { return x.isZero() ? 4096u : x.trailingZeros(); }
   std::optional<bool> known(Bool b) const { return b; }

@@ -83,6 +83,18 @@ template <class D> struct Nvfp4Scales {
   Val<D> s;       ///< sa * sb, exactly
 };
 
+/// mulExact(d, a, b) where a or b is a scale, with a tighter static precision bound where
+/// one factor is a power of two (or zero): a static bound of at most 1 bit means that its odd
+/// part is 1, so the product has the other's odd part and bound. (mulExact's sum of the two
+/// bounds is one bit too many there: for the class m = 1, whose scales are the powers of two,
+/// post2's second rounding rnd(rnd(T sa) 2^jb) would look like it could need a case split.)
+template <class D> Val<D> mulScale(D &d, const Val<D> &a, const Val<D> &b) {
+  Val<D> r = mulExact(d, a, b);
+  if (a.prec <= 1) r.prec = b.prec;
+  else if (b.prec <= 1) r.prec = a.prec;
+  return r;
+}
+
 /// The scale of class m at binade j, as a value of domain D (m constant, j an Int).
 template <class D> Val<D> nvfp4ScaleAt(D &d, int m, const typename D::Int &j) {
   if (m == kNvfp4NaNClass) return nanVal(d, d.lit(0));
@@ -97,7 +109,7 @@ template <class D> Val<D> nvfp4ScaleAt(D &d, int m, const typename D::Int &j) {
 template <class D>
 Nvfp4Scales<D> makeNvfp4ScalesAt(D &d, int ma, const typename D::Int &ja, int mb, const typename D::Int &jb) {
   Val<D> sa = nvfp4ScaleAt(d, ma, ja), sb = nvfp4ScaleAt(d, mb, jb);
-  return Nvfp4Scales<D>{sa, sb, mulExact(d, sa, sb)};
+  return Nvfp4Scales<D>{sa, sb, mulScale(d, sa, sb)};
 }
 
 /// The scales of the e4m3 codes xa, xb (each in 0..127).
@@ -105,7 +117,7 @@ template <class D>
 Nvfp4Scales<D> makeNvfp4Scales(D &d, const typename D::Int &xa, const typename D::Int &xb) {
   static const ElementFormat kE4m3 = *findElementFormat("e4m3");
   Val<D> sa = decodeElement(d, kE4m3, xa), sb = decodeElement(d, kE4m3, xb);
-  return Nvfp4Scales<D>{sa, sb, mulExact(d, sa, sb)};
+  return Nvfp4Scales<D>{sa, sb, mulScale(d, sa, sb)};
 }
 
 /// The value NVFP4 placement p feeds into its tree for the element pair (a, b):
@@ -122,12 +134,12 @@ Val<D> nvfp4Leaf(D &d, Placement p, const ModelConfig &cfg, const Val<D> &a, con
   };
   switch (p) {
   case Placement::Pre:
-    return rebase(roundAcc(d, mulExact(d, s.s, mulExact(d, a, b)), cfg.acc), d.add(s.s.X, d.lit(qab)));
+    return rebase(roundAcc(d, mulScale(d, s.s, mulExact(d, a, b)), cfg.acc), d.add(s.s.X, d.lit(qab)));
   case Placement::Post:
   case Placement::Post2: return rebase(roundAcc(d, mulExact(d, a, b), cfg.acc), d.lit(qab));
   case Placement::Dequant: {
-    Val<D> A = roundAcc(d, mulExact(d, s.sa, a), cfg.acc);
-    Val<D> B = roundAcc(d, mulExact(d, s.sb, b), cfg.acc);
+    Val<D> A = roundAcc(d, mulScale(d, s.sa, a), cfg.acc);
+    Val<D> B = roundAcc(d, mulScale(d, s.sb, b), cfg.acc);
     return rebase(roundAcc(d, mulExact(d, A, B), cfg.acc), d.add(s.s.X, d.lit(qab)));
   }
   }
@@ -138,9 +150,9 @@ Val<D> nvfp4Leaf(D &d, Placement p, const ModelConfig &cfg, const Val<D> &a, con
 ///   pre, dequant: T; post: rnd(T S); post2: rnd(rnd(T sa) sb).
 template <class D>
 Val<D> nvfp4Root(D &d, Placement p, const ModelConfig &cfg, const Val<D> &T, const Nvfp4Scales<D> &s) {
-  if (p == Placement::Post) return roundAcc(d, mulExact(d, T, s.s), cfg.acc);
+  if (p == Placement::Post) return roundAcc(d, mulScale(d, T, s.s), cfg.acc);
   if (p == Placement::Post2)
-    return roundAcc(d, mulExact(d, roundAcc(d, mulExact(d, T, s.sa), cfg.acc), s.sb), cfg.acc);
+    return roundAcc(d, mulScale(d, roundAcc(d, mulScale(d, T, s.sa), cfg.acc), s.sb), cfg.acc);
   return T;
 }
 

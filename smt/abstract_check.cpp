@@ -42,6 +42,13 @@ unsigned bitsOfMultiples(const Interval &r, unsigned tz) {
   return top + 1;
 }
 
+/// The significant bits of v: those of its odd part (0 for v = 0).
+unsigned oddBitsOf(const Integer &v) {
+  if (v.isZero()) return 0;
+  const Integer m = v.abs();
+  return (m >> m.trailingZeros()).msb() + 1;
+}
+
 /// Conditions carry down this many levels of if-then-else (the same limit as the store's
 /// analysis, smt/term.cpp: a shallower one would reject its decisions).
 constexpr int kContextLevels = 6;
@@ -99,7 +106,7 @@ private:
         if (id == d.r) tz = std::min(x.tz, d.j);
         else if (d.kind == Decision::Kind::Division && x.tz > d.j && x.tz < kZeroTz) tz = x.tz - d.j;
       }
-      if (sound.hi - sound.lo < Integer(int64_t(kMaxValues))) {
+      if (sound.hi - sound.lo < Integer(int64_t(s_.maxValues()))) {
         std::vector<Integer> v;
         for (Integer x = sound.lo; x <= sound.hi; x += 1) v.push_back(x);
         vals = std::move(v);
@@ -371,6 +378,13 @@ private:
       }
     }
     unsigned b = r.hi < r.lo ? 0 : bitsOfMultiples(r, n.tz);
+    if (s_.wideValueSets() && n.values && b > 0) {
+      // The node's value set (checked by node()) holds every value it takes.
+      unsigned vb = 0;
+      for (const Integer &v : *n.values)
+        if (r.lo <= v && v <= r.hi) vb = std::max(vb, oddBitsOf(v));
+      b = std::min(b, vb);
+    }
     const bool carry = level < kContextLevels;
     if (n.op == Op::Ite) {
       std::vector<std::pair<uint32_t, bool>> thenWhere, elseWhere;

@@ -185,6 +185,10 @@ void LiaEncoding::encodeNvfp4(TermDomain &d) {
   // The odd parts are constant factors of every scaled significand: factoring them out lets
   // pre's leaf-by-leaf m 2^j t_i and post's m 2^j (sum of t_i) share their atoms.
   store_.setFactorConstants(true);
+  // A sum of a few leaves takes a few hundred values, each with few significant bits: wide
+  // value sets show a rounding of it exact where its interval cannot (k = 2, bf16: post's
+  // rnd(t_1 + t_2)), so post's m 2^j rnd(T) and pre's sum of m 2^j t_i share their atoms.
+  store_.setWideValueSets(true);
   const Nvfp4Region r = q.nv->tightened();
   if (r.count() == 0) {
     empty_ = true;

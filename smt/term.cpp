@@ -33,6 +33,13 @@ unsigned bitsWithin(const Interval &r, unsigned tz) {
   return m == Integer::pow2(b) && b >= 1 ? b : b + 1;
 }
 
+/// The significant bits of v: those of its odd part (0 for v = 0).
+unsigned oddBits(const Integer &v) {
+  if (v.isZero()) return 0;
+  const Integer m = v.abs();
+  return (m >> m.trailingZeros()).msb() + 1;
+}
+
 /// How many levels of if-then-else carry their conditions down (see TermStore::sigBits).
 constexpr int kSigBitsContextDepth = 6;
 
@@ -131,11 +138,11 @@ void TermStore::analyzeInt(Node &n) const {
     const Node &a = nodes_[n.args[1]], &b = nodes_[n.args[2]];
     n.range = {min(a.range.lo, b.range.lo), max(a.range.hi, b.range.hi)};
     n.tz = std::min(a.tz, b.tz);
-    if (a.values && b.values && a.values->size() + b.values->size() <= 2 * kMaxValues) {
+    if (a.values && b.values && a.values->size() + b.values->size() <= 2 * maxValues()) {
       std::vector<Integer> v = *a.values;
       v.insert(v.end(), b.values->begin(), b.values->end());
       normalizeValues(v);
-      if (v.size() <= kMaxValues) n.values = std::move(v);
+      if (v.size() <= maxValues()) n.values = std::move(v);
     }
     return;
   }
@@ -158,13 +165,13 @@ void TermStore::analyzeInt(Node &n) const {
       normalizeValues(v);
       n.values = std::move(v);
     } else if (n.args.size() == 2 && nodes_[n.args[0]].values && nodes_[n.args[1]].values &&
-               nodes_[n.args[0]].values->size() * nodes_[n.args[1]].values->size() <= 4 * kMaxValues) {
+               nodes_[n.args[0]].values->size() * nodes_[n.args[1]].values->size() <= 4 * maxValues()) {
       std::vector<Integer> v;
       for (const Integer &x : *nodes_[n.args[0]].values)
         for (const Integer &y : *nodes_[n.args[1]].values)
           v.push_back(x * n.coefs[0] + y * n.coefs[1] + n.c);
       normalizeValues(v);
-      if (v.size() <= kMaxValues) n.values = std::move(v);
+      if (v.size() <= maxValues()) n.values = std::move(v);
     }
     if (n.values) {
       // The value set is exact information: tighten the interval with it.
@@ -230,7 +237,7 @@ TermRef TermStore::intVar(const std::string &name, const Integer &lo, const Inte
   n.range = {lo, hi};
   n.declared = {lo, hi};
   n.tz = 0;
-  if (hi - lo < Integer(int64_t(kMaxValues))) {
+  if (hi - lo < Integer(int64_t(maxValues()))) {
     std::vector<Integer> v;
     for (Integer x = lo; x <= hi; x += 1) v.push_back(x);
     n.values = std::move(v);
@@ -808,6 +815,13 @@ unsigned TermStore::sigBits(uint32_t id, const std::vector<std::pair<uint32_t, b
   }
   unsigned b = bitsWithin(r, n.tz);
   if (r.lo > r.hi) b = 0;  // the path is impossible: no value
+  if (wideValueSets_ && n.values && b > 0) {
+    // Every value the node takes is in its (checked) value set, and here also in r.
+    unsigned vb = 0;
+    for (const Integer &v : *n.values)
+      if (r.contains(v)) vb = std::max(vb, oddBits(v));
+    b = std::min(b, vb);
+  }
   const bool deeper = depth < kSigBitsContextDepth;
   if (n.op == Op::Ite) {
     // Each branch is the node's value where it is taken: it lies in r, under the path and

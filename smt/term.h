@@ -148,6 +148,8 @@ struct Decision {
 
 /// Largest value set tracked exactly.
 constexpr size_t kMaxValues = 64;
+/// Largest value set tracked exactly with wide value sets (TermStore::setWideValueSets).
+constexpr size_t kMaxWideValues = 512;
 
 /// Most Decided facts proven by one phase (one disjunction of their local statements): a few
 /// are cheaper as one solver call than as one call each, but past a few dozen the
@@ -213,6 +215,17 @@ public:
   /// and m * 2^j times the sum of the t, then share their atoms. Off (the default), the store
   /// builds exactly the terms it always has.
   void setFactorConstants(bool on) { factorConstants_ = on; }
+  /// Wide value sets (set before building anything; the NVFP4 encoding): value sets of up to
+  /// kMaxWideValues values (not kMaxValues), and sigBits bounded by them too: every value of
+  /// the node's (checked) set has at most that many significant bits. The sum of two leaves
+  /// m_a m_b t_1 + m_a m_b t_2 of NVFP4 at k = 2 takes 253 values, each exact in bf16, which
+  /// its interval [-288, 288] cannot show; a rounding shown exact that way (roundAcc,
+  /// TermDomain::valuesShowPrecision) makes no case split, so that pre and post share their
+  /// terms. Off (the default), the store builds exactly the terms it always has.
+  void setWideValueSets(bool on) { wideValueSets_ = on; }
+  bool wideValueSets() const { return wideValueSets_; }
+  /// The largest value set tracked: kMaxWideValues with wide value sets, else kMaxValues.
+  size_t maxValues() const { return wideValueSets_ ? kMaxWideValues : kMaxValues; }
   /// A counterexample search (with obligations; set before assertGoal): the facts are
   /// recorded but get no phase, so the query is the goal's phase alone. Its unsat is never
   /// a proof; a model is still a candidate that the reference evaluator must confirm.
@@ -264,7 +277,9 @@ public:
   /// rules: a node's checked interval and granularity bound its significant bits; an
   /// if-then-else has at most the bits of its branches, its then-branch read under the
   /// comparisons its condition conjoins (x <= c, x == c on the branch itself: a rounding's
-  /// exact arm N < 2^(p + tz)); a single multiple c * y adds the bits of c. A rounding's
+  /// exact arm N < 2^(p + tz)); a single multiple c * y adds the bits of c; with wide value
+  /// sets, a node's checked value set bounds them too (the most bits of its values in the
+  /// node's interval there). A rounding's
   /// result is an if-then-else of such arms, so a value rounded once needs no per-binade
   /// precision fact when it is rounded again (post's final scaling; docs/solver.md).
   bool showPrecision(TermRef x, unsigned p);
@@ -410,6 +425,7 @@ private:
   unsigned faultCount_ = 0;
   bool obligations_ = false;
   bool factorConstants_ = false;
+  bool wideValueSets_ = false;  ///< see setWideValueSets
   bool goalOnly_ = false;  ///< see setGoalOnly
   bool splitDecided_ = false;  ///< see setSplitDecided
   std::unordered_map<uint32_t, TermRef> abstractions_;

@@ -70,6 +70,11 @@ public:
   /// With obligations: whether the analysis shows x to have at most p significant bits (a
   /// decision the arithmetic checker re-derives; TermStore::showPrecision).
   bool showPrecision(const Int &x, unsigned p) { return s_.obligations() && s_.showPrecision(x.t, p); }
+  /// With obligations and wide value sets (TermStore::setWideValueSets): the same, asked
+  /// where neither the static bound nor the range shows it (roundAcc); the value sets may.
+  bool valuesShowPrecision(const Int &x, unsigned p) {
+    return s_.obligations() && s_.wideValueSets() && s_.showPrecision(x.t, p);
+  }
   Interval range(const Int &x) const { return s_.node(x.t).range; }
   unsigned tz(const Int &x) const { return s_.node(x.t).tz; }
   std::optional<bool> known(const Bool &b) const { return s_.node(b.t).known; }

@@ -248,3 +248,74 @@ TEST_CASE("a local fact's abstraction keeps the node's value set and the checker
   const smt::TermRef xa = s.intVar("xa", Integer(103), Integer(111)), w = s.intVar("w", Integer(-10), Integer(5));
   REQUIRE(s.eq(s.add(xa, w), s.intConst(Integer(102))) != s.boolConst(false));
 }
+
+TEST_CASE("wide value sets show a sum's precision where its interval cannot, and the checker re-derives it",
+          "[solver][obligations]") {
+  // NVFP4 at k = 2 (docs/solver.md, "Wide value sets"): the tree sum of two e2m1 products, in
+  // units of their quantum, is p_0 + p_1 with each p_i a product of two magnitudes in
+  // {0, 1, 2, 3, 4, 6, 8, 12}. Its interval [0, 288] allows 9 significant bits; its values
+  // have at most 8 (the largest odd part of a sum is 153 = 144 + 9), so rnd(T) = T in bf16.
+  std::set<int64_t> products;
+  for (int64_t a : {0, 1, 2, 3, 4, 6, 8, 12})
+    for (int64_t b : {0, 1, 2, 3, 4, 6, 8, 12}) products.insert(a * b);
+  std::set<int64_t> sums;
+  unsigned mostBits = 0;  // the most significant bits of a sum (those of its odd part)
+  for (int64_t x : products)
+    for (int64_t y : products) {
+      sums.insert(x + y);
+      int64_t odd = x + y;
+      while (odd > 0 && odd % 2 == 0) odd /= 2;
+      unsigned bits = 0;
+      for (; odd > 0; odd /= 2) ++bits;
+      mostBits = std::max(mostBits, bits);
+    }
+  REQUIRE(products.size() == 19);
+  REQUIRE(sums.size() > smt::kMaxValues);
+  REQUIRE(sums.size() <= smt::kMaxWideValues);
+  REQUIRE(mostBits == 8);
+  using K = smt::FaultInjection::Kind;
+  for (int mode : {0, 1, 2}) {  // 0: default value sets, 1: wide, 2: wide with a wrong decision
+    const bool wide = mode >= 1;
+    INFO((wide ? "wide value sets" : "default value sets") << (mode == 2 ? ", a precision decision forced" : ""));
+    smt::TermStore s;
+    s.setObligations(true);
+    s.setWideValueSets(wide);
+    if (mode == 2) s.setFault(smt::FaultInjection{K::PrecisionShownWrong, 0});
+    auto product = [&](const std::string &name) {
+      const smt::TermRef c = s.intVar(name, Integer(0), Integer(int64_t(products.size()) - 1));
+      smt::TermRef t = s.intConst(Integer(0));
+      int64_t i = 0;
+      for (int64_t v : products) t = s.ite(s.eq(c, s.intConst(Integer(i++))), s.intConst(Integer(v)), t);
+      return t;
+    };
+    const smt::TermRef T = s.add(product("c0"), product("c1"));
+    REQUIRE(s.node(T).range.lo == Integer(0));
+    REQUIRE(s.node(T).range.hi == Integer(288));
+    if (!wide) {
+      // 361 pairs of values: past the default limit, so no value set and only the interval.
+      REQUIRE(!s.node(T).values);
+      REQUIRE(!s.showPrecision(T, mostBits));
+      REQUIRE(s.showPrecision(T, 9));
+    } else {
+      REQUIRE(s.node(T).values);
+      REQUIRE(s.node(T).values->size() == sums.size());
+      if (mode == 1) {
+        REQUIRE(s.showPrecision(T, mostBits));
+        REQUIRE(!s.showPrecision(T, mostBits - 1));
+      } else {
+        // The fault claims 3 bits (as PrecisionShownWrong does for a rounding): recorded although
+        // the analysis does not show it.
+        REQUIRE(s.perturbPrecision(kPrecUnknown, 3) == 3);
+        REQUIRE(s.showPrecision(T, 3));
+      }
+    }
+    const std::vector<std::string> errors = smt::checkAbstraction(s);
+    if (mode < 2) {
+      REQUIRE(errors.empty());
+    } else {
+      // The checker re-derives the bound with its own rules, value sets included: 8 bits follow.
+      REQUIRE(errors.size() == 1);
+      REQUIRE(errors[0].find("taken to have at most 3 significant bits, but only 8 follow") != std::string::npos);
+    }
+  }
+}
