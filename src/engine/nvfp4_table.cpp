@@ -122,15 +122,24 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
           refute(xa, xb, w);
   };
 
-  // Small k: the exhaustive engine's witnesses (each confirmed again by the reference
-  // evaluator; its agree set is not used: every region is proven below).
-  if (q.cfg.k() <= opt.exhaustiveSeedMaxK && opt.exhaustiveSeedSeconds > 0) {
+  // Small k: the exhaustive engine, on some pairs only, for its witnesses (each confirmed
+  // again by the reference evaluator). Its agree sets are not used: every region is proven
+  // below. All its runs together have exhaustiveSeedSeconds; past them, or past its state
+  // budget, the queries alone decide the rest.
+  const int k = q.cfg.k();
+  bool concrete = k <= opt.exhaustiveSeedMaxK && opt.exhaustiveSeedSeconds > 0;
+  double concreteSeconds = 0;
+  // Runs the exhaustive engine on the undecided pairs of `pairs`; returns the pairs refuted.
+  auto exhaustiveOn = [&](const CodeSet &pairs, const std::string &what) -> long {
+    if (!concrete) return 0;
     struct OutOfTime {};
     const auto s0 = std::chrono::steady_clock::now();
+    const long before = decidedCount;
     ExhaustiveOptions xo;
     xo.maxStates = 2'000'000;
+    xo.onlyPairs = [&](int xa, int xb) { return pairs.get(xa, xb) && !decided.get(xa, xb); };
     xo.progress = [&](long, long) {
-      if (smt::secondsSince(s0) > opt.exhaustiveSeedSeconds) throw OutOfTime{};
+      if (concreteSeconds + smt::secondsSince(s0) > opt.exhaustiveSeedSeconds) throw OutOfTime{};
     };
     try {
       ExhaustiveResult x = runExhaustive(q, xo);
@@ -151,26 +160,55 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
           refute(xa, xb, mine[size_t(w)]);
         }
       res.stats.usedExhaustiveSeed = true;
-      log("exhaustive seed: " + std::to_string(decidedCount) + " refuted pairs, " +
-          std::to_string(res.witnesses.size()) + " witnesses (" +
-          std::to_string(smt::secondsSince(s0)) + " s)");
     } catch (const OutOfTime &) {
-      log("no exhaustive seed: over " + std::to_string(opt.exhaustiveSeedSeconds) + " s");
+      concrete = false;
+      log("exhaustive engine: over " + std::to_string(opt.exhaustiveSeedSeconds) + " s in all; queries only from here");
     } catch (const ResourceLimit &e) {
-      log(std::string("no exhaustive seed: ") + e.what());
+      concrete = false;
+      log(std::string("exhaustive engine: ") + e.what() + "; queries only from here");
     }
+    concreteSeconds += smt::secondsSince(s0);
+    log("exhaustive engine on " + what + ": " + std::to_string(decidedCount - before) + " refuted pairs (" +
+        std::to_string(smt::secondsSince(s0)) + " s)");
+    return decidedCount - before;
+  };
+  // The probes: one pair for each class and binade sum j (the middle ja of its line).
+  if (concrete) {
+    CodeSet probes;
+    for (int ma : e4m3Classes())
+      for (int mb : e4m3Classes()) {
+        const CodeRange ra = e4m3JRange(ma), rb = e4m3JRange(mb);
+        for (int j = ra.lo + rb.lo; j <= ra.hi + rb.hi; ++j) {
+          const int lo = std::max(ra.lo, j - rb.hi), hi = std::min(ra.hi, j - rb.lo);
+          if (lo > hi) continue;
+          const int ja = lo + (hi - lo) / 2;
+          probes.set(e4m3CodeAt(ma, ja), e4m3CodeAt(mb, j - ja));
+        }
+      }
+    exhaustiveOn(probes, std::to_string(probes.count()) + " probes (a pair per class and j)");
     progress();
   }
 
   std::vector<Nvfp4Region> unknownBoxes;
-  const int k = q.cfg.k();
   for (int ma : e4m3Classes())
     for (int mb : e4m3Classes()) {
       const Nvfp4Region whole = Nvfp4Region{ma, mb, {-64, 64}, {-64, 64}, {-64, 64}}.tightened();
       const CodeSet classCells = whole.codes();
-      // The last few witnesses, tried on this class first.
+      // The witnesses of this class's probes and the last few witnesses, tried on it first.
+      std::vector<int> tried;
+      for (int xa = 0; xa < kSide; ++xa)
+        for (int xb = 0; xb < kSide; ++xb)
+          if (classCells.get(xa, xb) && res.witnessOf[pairIdx(xa, xb)] >= 0)
+            tried.push_back(res.witnessOf[pairIdx(xa, xb)]);
+      std::sort(tried.begin(), tried.end());
+      tried.erase(std::unique(tried.begin(), tried.end()), tried.end());
       for (size_t w = res.witnesses.size() > 8 ? res.witnesses.size() - 8 : 0; w < res.witnesses.size(); ++w)
-        spread(int(w), classCells);
+        if (!std::binary_search(tried.begin(), tried.end(), int(w))) tried.push_back(int(w));
+      for (int w : tried) spread(w, classCells);
+      // A class with a refuted pair: the exhaustive engine's witnesses for the rest of it
+      // before any query (its agreeing pairs are then proven by unsat queries alone).
+      bool mixed = undecided(classCells).count() < classCells.count();
+      if (mixed) exhaustiveOn(classCells, "class " + whole.str());
       std::deque<Nvfp4Region> work;
       for (const Nvfp4Region &b : boxesOf(ma, mb, undecided(classCells))) work.push_back(b);
       while (!work.empty()) {
@@ -219,6 +257,10 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
           const int wi = addWitness(w);
           refute(w.xa, w.xb, wi);
           spread(wi, classCells);
+          if (!mixed) {
+            mixed = true;
+            exhaustiveOn(classCells, "class " + whole.str());
+          }
           for (const Nvfp4Region &b : boxesOf(ma, mb, undecided(box.codes()))) work.push_front(b);
           progress();
           continue;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/test_nvfp4_solver.sh — NVFP4 tables from the solver engine (regions in scale
 # coordinates, docs/semantics.md "NVFP4"): the solver table equals the exhaustive one at k = 1
-# (four modes); the k = 16 f32 table has exactly the derived agree set, every query regenerates,
+# (four modes) and at k = 2 in bf16 (checked with z3); the k = 16 f32 table has exactly the derived agree set, every query regenerates,
 # and it equals the committed one; a tampered proof region is false and a malformed one a
 # schema error (exit 2, one line).
 # Usage: test_nvfp4_solver.sh path/to/mxcert
@@ -25,6 +25,28 @@ for m in "--acc f32 --lhs pre --rhs post" "--acc bf16 --lhs dequant --rhs post" 
   expect_rc 0 "solver k=1 $m"
   same_agree "solver = exhaustive, k=1 $m" "$TMP/s.json" "$TMP/x.json"
 done
+
+# k = 2, bf16, pre vs post: the table whose whole-class queries took 3-16 s each before wide
+# value sets showed the tree sum exact (docs/solver.md, "Wide value sets"). The same agree set
+# as the exhaustive engine; no query is satisfiable (the probes and the mixed classes' exhaustive
+# runs find every witness), every proof is a whole class or a box of one; and the checker
+# regenerates every query and re-proves it with z3.
+run table --format nvfp4 --k 2 --acc bf16 --lhs pre --rhs post --engine exhaustive -o "$TMP/x2.json"
+expect_rc 0 "exhaustive k=2 bf16"
+run table --format nvfp4 --k 2 --acc bf16 --lhs pre --rhs post -o "$TMP/s2.json"
+expect_rc 0 "solver k=2 bf16"
+same_agree "solver = exhaustive, k=2 bf16 pre/post" "$TMP/s2.json" "$TMP/x2.json"
+OUT="$TMP/s2.json" py "k=2 bf16: no satisfiable query, 42 whole classes proven" '
+import sys, json
+c = json.load(open(sys.argv[1]))
+s = c["stats"]
+assert c["agree_pairs"] == 6610 and s["sat"] == 0 and s["unknown"] == 0, s
+assert s["queries"] == s["unsat"] == len(c["proofs"]) == 42, s
+'
+run check "$TMP/s2.json"
+expect_rc 0 "check k=2 bf16"
+if grep -q "^HOLDS: 46 claim(s) checked" "$OUT" && grep -q "verified by arithmetic" "$OUT"; then ok
+else fail "check k=2 bf16: $(grep -v '^holds' "$OUT" | head -3)"; fi
 
 # k = 16 (the NVFP4 block), f32, pre vs post: every product and sum is exact, so only the sign
 # of a zero differs: with a zero scale and a finite other one, post gives -0 for D < 0 where
