@@ -205,10 +205,29 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
       for (size_t w = res.witnesses.size() > 8 ? res.witnesses.size() - 8 : 0; w < res.witnesses.size(); ++w)
         if (!std::binary_search(tried.begin(), tried.end(), int(w))) tried.push_back(int(w));
       for (int w : tried) spread(w, classCells);
-      // A class with a refuted pair: the exhaustive engine's witnesses for the rest of it
-      // before any query (its agreeing pairs are then proven by unsat queries alone).
-      bool mixed = undecided(classCells).count() < classCells.count();
-      if (mixed) exhaustiveOn(classCells, "class " + whole.str());
+      // A line (one j) of the class with both refuted and undecided pairs: the exhaustive
+      // engine's witnesses for the rest of it before any query. (Lines whose pairs are all
+      // undecided are left to the queries: in pre/post every pair of a line has the same
+      // S = m 2^j, so a refuted probe's witness refutes its whole line and the rest of the
+      // class agrees.)
+      {
+        const CodeRange ra = e4m3JRange(ma), rb = e4m3JRange(mb);
+        CodeSet partial;
+        long count = 0;
+        for (int j = ra.lo + rb.lo; j <= ra.hi + rb.hi; ++j) {
+          bool refuted = false;
+          std::vector<std::pair<int, int>> open;
+          for (int ja = std::max(ra.lo, j - rb.hi); ja <= std::min(ra.hi, j - rb.lo); ++ja) {
+            const int xa = e4m3CodeAt(ma, ja), xb = e4m3CodeAt(mb, j - ja);
+            if (decided.get(xa, xb)) refuted = true;
+            else open.push_back({xa, xb});
+          }
+          if (!refuted) continue;
+          for (auto [xa, xb] : open) partial.set(xa, xb);
+          count += long(open.size());
+        }
+        if (count > 0) exhaustiveOn(partial, std::to_string(count) + " pairs of partly refuted lines of " + whole.str());
+      }
       std::deque<Nvfp4Region> work;
       for (const Nvfp4Region &b : boxesOf(ma, mb, undecided(classCells))) work.push_back(b);
       while (!work.empty()) {
@@ -257,10 +276,9 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
           const int wi = addWitness(w);
           refute(w.xa, w.xb, wi);
           spread(wi, classCells);
-          if (!mixed) {
-            mixed = true;
-            exhaustiveOn(classCells, "class " + whole.str());
-          }
+          // The box holds pairs that disagree where no probe did: the exhaustive engine's
+          // witnesses for the rest of it (its sub-boxes are then about agreeing pairs).
+          exhaustiveOn(box.codes(), "box " + box.str());
           for (const Nvfp4Region &b : boxesOf(ma, mb, undecided(box.codes()))) work.push_front(b);
           progress();
           continue;
