@@ -372,7 +372,12 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
 
   if (nr.hi.sign() <= 0) return finish(sel.result());
   const Integer nlo = max(nr.lo, Integer(1));
-  const unsigned mLo = nlo.msb(), mHi = nr.hi.msb();
+  // The least nonzero N: nlo, or higher where the domain's checked value set says so (NVFP4:
+  // a product m t at least m), a decision its arithmetic checker re-derives. Binades below it
+  // get no arm (their absence is part of the coverage fact), and FTZ's flush test starts at
+  // it.
+  const Integer nMin = d.leastAtLeast(v.N, nlo);
+  const unsigned mLo = nMin.msb(), mHi = nr.hi.msb();
   const int64_t tzc = std::min<int64_t>(tz, 100000);
   // Significant bits of N: the static bound, or what the range and known zeros allow
   // (N < 2^(mHi+1) with tz low zeros; a power-of-two top 2^j adds only the value 2^j).
@@ -400,11 +405,11 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   }
   auto atLeastPow2 = [&](int64_t t, unsigned mMax) { return valueAtLeastPow2(d, v.N, nr, v.X, t, mMax); };
   // The same test where N >= 1 is known: every arm below lies after the N = 0 arm. The
-  // range's lower end is raised to 1; with N >= 0 from the checked interval this drops only
-  // the conjunct `1 <= N`, which the arm order implies, so the formula is the same on every
-  // input. (FTZ's flush test uses it: without it, the flush of every exact sum stays an open
+  // range's lower end is raised to 1 (to nMin, by the checked decision above); with N >= 0
+  // from the checked interval this drops only the conjunct `nMin <= N`, which the arm order
+  // implies, so the formula is the same on every input. (FTZ's flush test uses it: without it, the flush of every exact sum stays an open
   // case split, and an MXFP4 k = 32 ftz table took minutes instead of a second.)
-  const Interval nrNonzero{max(nr.lo, Integer(1)), nr.hi};
+  const Interval nrNonzero{nMin, nr.hi};
   auto atLeastPow2Nonzero = [&](int64_t t, unsigned mMax) {
     return valueAtLeastPow2(d, v.N, nrNonzero, v.X, t, mMax);
   };

@@ -51,6 +51,11 @@
 //                                            range does, through x's value set (a symbolic
 //                                            domain with wide value sets only, else false)
 //   Interval d.range(x)                      sound bounds on x (exact for concrete values)
+//   Integer d.leastAtLeast(x, lo)            a lower bound on the values of x that are at
+//                                            least lo: lo, or (a symbolic domain with wide
+//                                            value sets) the least value >= lo of x's
+//                                            checked value set, a decision its arithmetic
+//                                            checker re-derives
 //   unsigned d.tz(x)                         x is a multiple of 2^tz (tz <= 4096 cap for 0)
 //   std::optional<bool> d.known(Bool)        the value when the analysis knows it
 //   std::optional<Integer> d.constant(Int)   the value when the analysis knows it
@@ -129,6 +134,7 @@ struct ConcreteDomain {
     return x;
   }
   Interval range(const Int &x) const { return {x, x}; }
+  Integer leastAtLeast(const Int &, const Integer &lo) const { return lo; }
   void require(Bool b, Obligation) const {
     if (!b) throw std::logic_error("an obligation of the model code does not hold");
   }

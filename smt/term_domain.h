@@ -76,6 +76,26 @@ public:
     return s_.obligations() && s_.wideValueSets() && s_.showPrecision(x.t, p);
   }
   Interval range(const Int &x) const { return s_.node(x.t).range; }
+  /// With obligations and wide value sets (TermStore::setWideValueSets): the least value
+  /// >= lo in x's checked value set, recorded where it is above lo as a decision the
+  /// arithmetic checker re-derives (Decision::Kind::Values: x takes no value in [lo, result),
+  /// stated as the list of x's values outside that range). Otherwise lo.
+  Integer leastAtLeast(const Int &x, const Integer &lo) {
+    const Node &n = s_.node(x.t);
+    if (!s_.obligations() || !s_.wideValueSets() || !n.values) return lo;
+    Integer least = lo;
+    for (const Integer &v : *n.values)
+      if (lo <= v) {
+        least = v;
+        break;
+      }
+    if (least == lo) return lo;
+    std::vector<Integer> outside;
+    for (const Integer &v : *n.values)
+      if (v < lo || least <= v) outside.push_back(v);
+    s_.assumeValues(x.t, outside);
+    return least;
+  }
   unsigned tz(const Int &x) const { return s_.node(x.t).tz; }
   std::optional<bool> known(const Bool &b) const { return s_.node(b.t).known; }
   std::optional<Integer> constant(const Int &x) const {

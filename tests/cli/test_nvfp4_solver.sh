@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/test_nvfp4_solver.sh — NVFP4 tables from the solver engine (regions in scale
 # coordinates, docs/semantics.md "NVFP4"): the solver table equals the exhaustive one at k = 1
-# (four modes) and at k = 2 in bf16 (checked with z3); the k = 16 f32 table has exactly the derived agree set, every query regenerates,
+# (four modes) and at k = 2 in bf16 (checked with z3) and f16 ftz (also checked); the k = 16 f32 table has exactly the derived agree set, every query regenerates,
 # and it equals the committed one; a tampered proof region is false and a malformed one a
 # schema error (exit 2, one line).
 # Usage: test_nvfp4_solver.sh path/to/mxcert
@@ -47,6 +47,26 @@ run check "$TMP/s2.json"
 expect_rc 0 "check k=2 bf16"
 if grep -q "^HOLDS: 46 claim(s) checked" "$OUT" && grep -q "verified by arithmetic" "$OUT"; then ok
 else fail "check k=2 bf16: $(grep -v '^holds' "$OUT" | head -3)"; fi
+
+# k = 2, f16 with flushed subnormals, pre vs post: the table whose whole-class queries took
+# 5-21 s each (223 s in all) before roundAcc started a leaf's binades at its least nonzero value
+# (121 t for the class 11 x 11: never below 2^-14 at j >= -18, so no flush arm). The same agree
+# set as the exhaustive engine, every query unsat, and the checker re-derives the decisions.
+run table --format nvfp4 --k 2 --acc f16 --subnormals ftz --lhs pre --rhs post --engine exhaustive -o "$TMP/xf.json"
+expect_rc 0 "exhaustive k=2 f16 ftz"
+run table --format nvfp4 --k 2 --acc f16 --subnormals ftz --lhs pre --rhs post -o "$TMP/sf.json" --timeout 120
+expect_rc 0 "solver k=2 f16 ftz"
+same_agree "solver = exhaustive, k=2 f16 ftz pre/post" "$TMP/sf.json" "$TMP/xf.json"
+OUT="$TMP/sf.json" py "k=2 f16 ftz: no satisfiable or unknown query" '
+import sys, json
+c = json.load(open(sys.argv[1]))
+s = c["stats"]
+assert c["agree_pairs"] == 14424 and s["sat"] == 0 and s["unknown"] == 0 and s["queries"] == s["unsat"], s
+'
+run check "$TMP/sf.json"
+expect_rc 0 "check k=2 f16 ftz"
+if grep -q "^HOLDS" "$OUT" && grep -q "verified by arithmetic" "$OUT"; then ok
+else fail "check k=2 f16 ftz: $(grep -v '^holds' "$OUT" | head -3)"; fi
 
 # k = 16 (the NVFP4 block), f32, pre vs post: every product and sum is exact, so only the sign
 # of a zero differs: with a zero scale and a finite other one, post gives -0 for D < 0 where

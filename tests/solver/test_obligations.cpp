@@ -6,6 +6,7 @@
 #include "smt/abstract_check.h"
 #include "smt/encoder.h"
 #include "smt/smtlib.h"
+#include "smt/term_domain.h"
 #include "src/check/checker.h"
 #include "src/engine/exhaustive.h"
 #include "src/engine/solver_table.h"
@@ -318,4 +319,50 @@ TEST_CASE("wide value sets show a sum's precision where its interval cannot, and
       REQUIRE(errors[0].find("taken to have at most 3 significant bits, but only 8 follow") != std::string::npos);
     }
   }
+}
+
+TEST_CASE("wide value sets: the least nonzero value of a scaled product is a checked decision",
+          "[solver][obligations]") {
+  // NVFP4's pre leaf m 2^j t with m = 121 (class 11 x 11): N = 121 t for t a product of two
+  // e2m1 magnitudes in quanta, so N is 0 or at least 121, although its interval starts at 0.
+  // roundAcc starts its binades and FTZ's flush test there (docs/solver.md, "Wide value sets"):
+  // the f16 ftz k = 2 pre/post table went from 223 s to 5 s. The bound is a Values decision
+  // (N takes no value in [1, 121)), and the arithmetic checker rejects a list that leaves out
+  // one of N's values.
+  for (bool wrong : {false, true}) {
+    INFO((wrong ? "a decision that leaves out 121" : "the store's decision"));
+    smt::TermStore s;
+    s.setObligations(true);
+    s.setWideValueSets(true);
+    smt::TermDomain d(s);
+    const smt::TermRef c = s.intVar("c", Integer(0), Integer(7));
+    smt::TermRef t = s.intConst(Integer(0));
+    int64_t i = 0;
+    for (int64_t v : {0, 1, 2, 3, 4, 6, 8, 12}) t = s.ite(s.eq(c, s.intConst(Integer(i++))), s.intConst(Integer(v)), t);
+    const smt::SInt N{s.mulc(s.mulc(t, Integer(11)), Integer(11))};
+    REQUIRE(s.node(N.t).range.lo == Integer(0));
+    if (!wrong) {
+      REQUIRE(d.leastAtLeast(N, Integer(1)) == Integer(121));
+      REQUIRE(d.leastAtLeast(N, Integer(122)) == Integer(242));
+      REQUIRE(d.leastAtLeast(N, Integer(121)) == Integer(121));  // no decision: nothing skipped
+      size_t values = 0;
+      for (const smt::Decision &dec : s.decisions()) values += dec.kind == smt::Decision::Kind::Values ? 1 : 0;
+      REQUIRE(values == 2);
+      REQUIRE(smt::checkAbstraction(s).empty());
+    } else {
+      d.assumeValues(N, {Integer(0), Integer(242), Integer(363), Integer(484), Integer(726), Integer(968),
+                         Integer(1452)});
+      const std::vector<std::string> errors = smt::checkAbstraction(s);
+      REQUIRE(errors.size() == 1);
+      REQUIRE(errors[0].find("a case split misses the value 121") != std::string::npos);
+    }
+  }
+  // Without wide value sets the bound stays the one given (no MX query changes).
+  smt::TermStore s;
+  s.setObligations(true);
+  smt::TermDomain d(s);
+  const smt::TermRef c = s.intVar("c", Integer(0), Integer(1));
+  const smt::SInt N{s.ite(s.eq(c, s.intConst(Integer(0))), s.intConst(Integer(0)), s.intConst(Integer(121)))};
+  REQUIRE(d.leastAtLeast(N, Integer(1)) == Integer(1));
+  for (const smt::Decision &dec : s.decisions()) REQUIRE(dec.kind != smt::Decision::Kind::Values);
 }
