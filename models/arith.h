@@ -407,8 +407,9 @@ template <class D> Val<D> roundAcc(D &d, const Val<D> &v, const AccSpec &acc) {
   // The same test where N >= 1 is known: every arm below lies after the N = 0 arm. The
   // range's lower end is raised to 1 (to nMin, by the checked decision above); with N >= 0
   // from the checked interval this drops only the conjunct `nMin <= N`, which the arm order
-  // implies, so the formula is the same on every input. (FTZ's flush test uses it: without it, the flush of every exact sum stays an open
-  // case split, and an MXFP4 k = 32 ftz table took minutes instead of a second.)
+  // implies, so the formula is the same on every input. (FTZ's flush test uses it: without
+  // it, the flush of every exact sum stays an open case split, and an MXFP4 k = 32 ftz
+  // table took minutes instead of a second.)
   const Interval nrNonzero{nMin, nr.hi};
   auto atLeastPow2Nonzero = [&](int64_t t, unsigned mMax) {
     return valueAtLeastPow2(d, v.N, nrNonzero, v.X, t, mMax);
