@@ -162,7 +162,8 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
       res.stats.usedExhaustiveSeed = true;
     } catch (const OutOfTime &) {
       concrete = false;
-      log("exhaustive engine: over " + std::to_string(opt.exhaustiveSeedSeconds) + " s in all; queries only from here");
+      log("exhaustive engine: over " + std::to_string(opt.exhaustiveSeedSeconds) +
+          " s in all; queries only from here");
     } catch (const ResourceLimit &e) {
       concrete = false;
       log(std::string("exhaustive engine: ") + e.what() + "; queries only from here");
@@ -226,7 +227,8 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
           for (auto [xa, xb] : open) partial.set(xa, xb);
           count += long(open.size());
         }
-        if (count > 0) exhaustiveOn(partial, std::to_string(count) + " pairs of partly refuted lines of " + whole.str());
+        if (count > 0)
+          exhaustiveOn(partial, std::to_string(count) + " pairs of partly refuted lines of " + whole.str());
       }
       std::deque<Nvfp4Region> work;
       for (const Nvfp4Region &b : boxesOf(ma, mb, undecided(classCells))) work.push_back(b);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/cli/test_nvfp4_solver.sh — NVFP4 tables from the solver engine (regions in scale
 # coordinates, docs/semantics.md "NVFP4"): the solver table equals the exhaustive one at k = 1
-# (four modes) and at k = 2 in bf16 (checked with z3) and f16 ftz (also checked); the k = 16 f32 table has exactly the derived agree set, every query regenerates,
-# and it equals the committed one; a tampered proof region is false and a malformed one a
+# (four modes) and at k = 2 in bf16 and in f16 ftz (both checked with z3); the k = 16 f32
+# table has exactly the derived agree set, every query regenerates, and it equals the
+# committed one; a tampered proof region is false and a malformed one a
 # schema error (exit 2, one line).
 # Usage: test_nvfp4_solver.sh path/to/mxcert
 . "$(dirname "$0")/lib.sh"

@@ -338,7 +338,8 @@ TEST_CASE("wide value sets: the least nonzero value of a scaled product is a che
     const smt::TermRef c = s.intVar("c", Integer(0), Integer(7));
     smt::TermRef t = s.intConst(Integer(0));
     int64_t i = 0;
-    for (int64_t v : {0, 1, 2, 3, 4, 6, 8, 12}) t = s.ite(s.eq(c, s.intConst(Integer(i++))), s.intConst(Integer(v)), t);
+    for (int64_t v : {0, 1, 2, 3, 4, 6, 8, 12})
+      t = s.ite(s.eq(c, s.intConst(Integer(i++))), s.intConst(Integer(v)), t);
     const smt::SInt N{s.mulc(s.mulc(t, Integer(11)), Integer(11))};
     REQUIRE(s.node(N.t).range.lo == Integer(0));
     if (!wrong) {
