@@ -12,8 +12,9 @@
 // j-lines merged; each box is queried: unsat proves it; a sat model is replayed by the
 // reference evaluator and tried on the class's other undecided pairs; an unknown answer tries
 // small counterexample queries (two free leaves, the others +0) and then splits the box. At
-// small k the exhaustive engine's witnesses seed the search, as for MX (its agree set is only
-// a prediction: the solver proves every region).
+// small k the exhaustive engine finds witnesses first, on a few pairs only: one probe per
+// class and j, then the rest of each line with a refuted pair, and the rest of a box whose
+// query is satisfiable (only its witnesses are used: the solver proves every region).
 #pragma once
 
 #include "models/nvfp4.h"
