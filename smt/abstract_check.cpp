@@ -42,13 +42,6 @@ unsigned bitsOfMultiples(const Interval &r, unsigned tz) {
   return top + 1;
 }
 
-/// The significant bits of v: those of its odd part (0 for v = 0).
-unsigned oddBitsOf(const Integer &v) {
-  if (v.isZero()) return 0;
-  const Integer m = v.abs();
-  return (m >> m.trailingZeros()).msb() + 1;
-}
-
 /// Conditions carry down this many levels of if-then-else (the same limit as the store's
 /// analysis, smt/term.cpp: a shallower one would reject its decisions).
 constexpr int kContextLevels = 6;
@@ -382,7 +375,7 @@ private:
       // The node's value set (checked by node()) holds every value it takes.
       unsigned vb = 0;
       for (const Integer &v : *n.values)
-        if (r.lo <= v && v <= r.hi) vb = std::max(vb, oddBitsOf(v));
+        if (r.lo <= v && v <= r.hi) vb = std::max(vb, bitsOfMultiples(Interval{v, v}, tzOfValue(v)));
       b = std::min(b, vb);
     }
     const bool carry = level < kContextLevels;

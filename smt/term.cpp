@@ -33,13 +33,6 @@ unsigned bitsWithin(const Interval &r, unsigned tz) {
   return m == Integer::pow2(b) && b >= 1 ? b : b + 1;
 }
 
-/// The significant bits of v: those of its odd part (0 for v = 0).
-unsigned oddBits(const Integer &v) {
-  if (v.isZero()) return 0;
-  const Integer m = v.abs();
-  return (m >> m.trailingZeros()).msb() + 1;
-}
-
 /// How many levels of if-then-else carry their conditions down (see TermStore::sigBits).
 constexpr int kSigBitsContextDepth = 6;
 
@@ -819,7 +812,7 @@ unsigned TermStore::sigBits(uint32_t id, const std::vector<std::pair<uint32_t, b
     // Every value the node takes is in its (checked) value set, and here also in r.
     unsigned vb = 0;
     for (const Integer &v : *n.values)
-      if (r.contains(v)) vb = std::max(vb, oddBits(v));
+      if (r.contains(v)) vb = std::max(vb, bitsWithin(Interval{v, v}, tzOf(v)));
     b = std::min(b, vb);
   }
   const bool deeper = depth < kSigBitsContextDepth;

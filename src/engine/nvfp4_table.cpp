@@ -14,6 +14,12 @@ namespace {
 size_t pairIdx(int xa, int xb) { return size_t(xa) * kNumCodes + size_t(xb); }
 constexpr int kSide = E4m3ScaleCode::kMaxCode + 1;  // codes 0..127
 
+/// The binades ja of the line j of a class whose binade ranges are ra, rb: those whose partner
+/// jb = j - ja lies in rb (possibly empty).
+CodeRange lineJa(const CodeRange &ra, const CodeRange &rb, int j) {
+  return {std::max(ra.lo, j - rb.hi), std::min(ra.hi, j - rb.lo)};
+}
+
 /// The boxes of class (ma, mb) that cover exactly the cells (ja, jb) of `cells` (a set of code
 /// pairs of that class): runs of consecutive j whose whole line is in the set become one box
 /// over the class's binades; every other line gives one box per run of consecutive ja.
@@ -180,9 +186,9 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
       for (int mb : e4m3Classes()) {
         const CodeRange ra = e4m3JRange(ma), rb = e4m3JRange(mb);
         for (int j = ra.lo + rb.lo; j <= ra.hi + rb.hi; ++j) {
-          const int lo = std::max(ra.lo, j - rb.hi), hi = std::min(ra.hi, j - rb.lo);
-          if (lo > hi) continue;
-          const int ja = lo + (hi - lo) / 2;
+          const CodeRange line = lineJa(ra, rb, j);
+          if (line.empty()) continue;
+          const int ja = line.lo + (line.hi - line.lo) / 2;
           probes.set(e4m3CodeAt(ma, ja), e4m3CodeAt(mb, j - ja));
         }
       }
@@ -218,7 +224,8 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
         for (int j = ra.lo + rb.lo; j <= ra.hi + rb.hi; ++j) {
           bool refuted = false;
           std::vector<std::pair<int, int>> open;
-          for (int ja = std::max(ra.lo, j - rb.hi); ja <= std::min(ra.hi, j - rb.lo); ++ja) {
+          const CodeRange line = lineJa(ra, rb, j);
+          for (int ja = line.lo; ja <= line.hi; ++ja) {
             const int xa = e4m3CodeAt(ma, ja), xb = e4m3CodeAt(mb, j - ja);
             if (decided.get(xa, xb)) refuted = true;
             else open.push_back({xa, xb});

@@ -623,6 +623,14 @@ constexpr long kRootScanSampleEvaluations = 250'000;
 /// most 16 (k + k / 2 + k - 1) reference evaluations (1,264 at k = 32).
 constexpr size_t kLeafScanLeaves = 16;
 
+/// Orders code pairs by their distance |xa - cxa| + |xb - cxb| to (cxa, cxb), nearest first
+/// (stable: pairs at the same distance keep their order).
+void sortNearest(std::vector<std::pair<int, int>> &pairs, int cxa, int cxb) {
+  std::stable_sort(pairs.begin(), pairs.end(), [&](const auto &x, const auto &y) {
+    return std::abs(x.first - cxa) + std::abs(x.second - cxb) < std::abs(y.first - cxa) + std::abs(y.second - cxb);
+  });
+}
+
 /// After a leaf step's model became a witness, the failing leaves (kLeafScanLeaves of them)
 /// are tried at one pair of each of at most kLeafLineScanGroups other undecided code groups of
 /// the region, nearest the witness first, within kLeafLineScanSeconds (runSolverTable).
@@ -1609,14 +1617,19 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
   // Pairs already scanned, per invariant mode (scaled, zero): a second scan would find nothing new.
   CodeSet rootScanned[2];
   // The undecided pairs of region r that the root step of `inv` has not been scanned at.
-  auto unscannedPairs = [&](const Region &r, const Invariant &inv) {
-    const CodeSet &scanned = rootScanned[inv.mode == InvariantMode::Zero ? 1 : 0];
+  auto undecidedPairs = [&](const Region &r) {
     std::vector<std::pair<int, int>> out;
     for (int a = r.xa.lo; a <= r.xa.hi; ++a)
       for (int b = r.xb.lo; b <= r.xb.hi; ++b)
-        if (r.contains(a, b) && C.get(a, b) && !P.get(a, b) && res.witnessOf[pairIdx(a, b)] < 0 &&
-            !scanned.get(a, b))
+        if (r.contains(a, b) && C.get(a, b) && !P.get(a, b) && res.witnessOf[pairIdx(a, b)] < 0)
           out.emplace_back(a, b);
+    return out;
+  };
+  auto unscannedPairs = [&](const Region &r, const Invariant &inv) {
+    const CodeSet &scanned = rootScanned[inv.mode == InvariantMode::Zero ? 1 : 0];
+    std::vector<std::pair<int, int>> out = undecidedPairs(r);
+    out.erase(std::remove_if(out.begin(), out.end(), [&](const auto &ab) { return scanned.get(ab.first, ab.second); }),
+              out.end());
     return out;
   };
   // The root step of `inv` on concrete values at `pairs` (in order, within `budget`
@@ -1653,9 +1666,7 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
       // The pairs still undecided and not scanned (witnesses of a round refute whole groups).
       std::vector<std::pair<int, int>> near = unscannedPairs(r, inv);
       if (near.empty()) break;
-      std::stable_sort(near.begin(), near.end(), [&](const auto &x, const auto &y) {
-        return std::abs(x.first - cxa) + std::abs(x.second - cxb) < std::abs(y.first - cxa) + std::abs(y.second - cxb);
-      });
+      sortNearest(near, cxa, cxb);
       const auto [addedNow, all] = scanPairs(near, inv, budget);
       added += addedNow.size();
       if (addedNow.empty() || all) break;
@@ -1871,14 +1882,8 @@ SolverTableResult runSolverTable(const PairQuery &q, const SolverTableOptions &o
             for (const InductionCheck::FailedStep &f : ic.failedSteps) {
               if (!leafWitnessAt || f.step != InductionStep::Leaf) continue;
               const auto [wxa, wxb] = *leafWitnessAt;
-              std::vector<std::pair<int, int>> near;
-              for (int a = r.xa.lo; a <= r.xa.hi; ++a)
-                for (int b = r.xb.lo; b <= r.xb.hi; ++b)
-                  if (r.contains(a, b) && C.get(a, b) && !P.get(a, b) && res.witnessOf[pairIdx(a, b)] < 0)
-                    near.emplace_back(a, b);
-              std::stable_sort(near.begin(), near.end(), [&](const auto &x, const auto &y) {
-                return std::abs(x.first - wxa) + std::abs(x.second - wxb) < std::abs(y.first - wxa) + std::abs(y.second - wxb);
-              });
+              std::vector<std::pair<int, int>> near = undecidedPairs(r);
+              sortNearest(near, wxa, wxb);
               const auto t0 = std::chrono::steady_clock::now();
               std::vector<char> groupSeen(cg.groups.size(), 0);
               size_t groups = 0, added = 0;
