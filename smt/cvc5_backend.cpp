@@ -26,6 +26,17 @@ constexpr double kJustificationAfterSec = 1.0;
 /// default and over 60 s by justification).
 constexpr size_t kRaceFromStartTerms = 1500;
 
+/// Whether a goal's phase with cvc5's default decisions turns off its "simple rounding"
+/// heuristic for integer branching (option arith-brab, on by default): yes for NVFP4 queries
+/// (the stores with wide value sets, TermStore::setWideValueSets), whose post2/post root steps
+/// round T m_a 2^(j_a) and then again by m_b 2^(j_b) over hundreds of values of T. Measured
+/// with cvc5's command-line tool on the goal phases of over 0.25 s of four NVFP4 k = 2 and 3
+/// post2/post tables and 33 MX tables (docs/benchmarks.md, "Plain branching for NVFP4
+/// goals"): the 15 NVFP4 goals of over 1 s by default (1.3-10.6 s, 64.7 s in all) took
+/// 0.17-2.6 s without it (16.7 s in all); the 65 MX goals took 22.5 s and 23.0 s in all, so MX
+/// queries keep cvc5's defaults.
+bool plainBranching(const TermStore &store) { return store.wideValueSets(); }
+
 class Cvc5Backend : public Backend {
 public:
   std::string name() const override { return "cvc5"; }
@@ -44,7 +55,8 @@ public:
   /// f16 ftz post2/post root step 2 s by default and over 98 s by justification. Most goals
   /// take well under a second, and for them no process is started. A goal of at least
   /// kRaceFromStartTerms terms races from the start: the second that the default settings
-  /// would have alone is the whole time of most such goals with justification.
+  /// would have alone is the whole time of most such goals with justification. For NVFP4
+  /// queries "the default settings" are cvc5's defaults with plainBranching.
   CheckResult checkPhase(const TermStore &store, int phase, double timeoutSec) override {
     // The phase's assertions and the terms they reach, found once for every solver call below
     // (each walk is over the whole store).
@@ -83,6 +95,7 @@ public:
     slv.setOption("incremental", "false");
     slv.setOption("produce-models", "true");
     if (justification) slv.setOption("decision", "justification");
+    else if (plainBranching(store)) slv.setOption("arith-brab", "false");
     if (timeoutSec > 0) slv.setOption("tlimit-per", std::to_string(std::max(1L, long(timeoutSec * 1000))));  // never 0 (= no limit)
     cvc5::Sort intS = slv.getIntegerSort();
     std::unordered_map<uint32_t, cvc5::Term> memo;
