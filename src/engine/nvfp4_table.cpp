@@ -180,7 +180,7 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
     return decidedCount - before;
   };
   // The probes: one pair for each class and binade sum j (the middle ja of its line).
-  if (concrete) {
+  auto probePairs = [&]() {
     CodeSet probes;
     for (int ma : e4m3Classes())
       for (int mb : e4m3Classes()) {
@@ -192,7 +192,57 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
           probes.set(e4m3CodeAt(ma, ja), e4m3CodeAt(mb, j - ja));
         }
       }
+    return probes;
+  };
+  // Large k: witnesses lifted from two leaves. The exhaustive engine runs on the probes of the
+  // same question at k = 2 (elements a_0, a_1, b_0, b_1); each of its witnesses, with the
+  // other k - 2 leaves +0 (code 0), is replayed at k by the reference evaluator and kept
+  // where it still disagrees there. (With +0 leaves, every tree sums the same two leaves.)
+  // The class queries' own two-free-leaves fallback asks the solver the same question per
+  // box, at k, and can take its whole time limit where this takes a fraction of a second.
+  auto liftedWitnesses = [&]() {
+    const auto s0 = std::chrono::steady_clock::now();
+    PairQuery q2 = q;
+    q2.cfg.tree = Tree::seq(2);
+    ExhaustiveOptions xo;
+    xo.maxStates = 2'000'000;
+    const CodeSet probes = probePairs();
+    xo.onlyPairs = [&](int xa, int xb) { return probes.get(xa, xb); };
+    xo.progress = [&](long, long) {
+      if (smt::secondsSince(s0) > opt.exhaustiveSeedSeconds) throw ResourceLimit("over the time of the exhaustive engine");
+    };
+    long lifted = 0;
+    try {
+      ExhaustiveResult x = runExhaustive(q2, xo);
+      std::vector<int> mine(x.witnesses.size(), -1);  // x's witness index -> ours
+      for (int xa = 0; xa < kSide; ++xa)
+        for (int xb = 0; xb < kSide; ++xb) {
+          const int w = x.witnessOf[pairIdx(xa, xb)];
+          if (w < 0) continue;
+          Witness wi = x.witnesses[size_t(w)];
+          wi.a.resize(size_t(k), 0u);
+          wi.b.resize(size_t(k), 0u);
+          if (!witnessDisagrees(q, wi, xa, xb)) continue;
+          if (mine[size_t(w)] < 0) {
+            wi.xa = xa;
+            wi.xb = xb;
+            mine[size_t(w)] = addWitness(wi);
+          }
+          refute(xa, xb, mine[size_t(w)]);
+          ++lifted;
+        }
+    } catch (const ResourceLimit &e) {
+      log(std::string("witnesses lifted from k = 2: ") + e.what());
+    }
+    log("witnesses lifted from k = 2 on " + std::to_string(probes.count()) + " probes: " + std::to_string(lifted) +
+        " refuted pairs (" + std::to_string(smt::secondsSince(s0)) + " s)");
+  };
+  if (concrete) {
+    const CodeSet probes = probePairs();
     exhaustiveOn(probes, std::to_string(probes.count()) + " probes (a pair per class and j)");
+    progress();
+  } else if (k > 2 && opt.exhaustiveSeedSeconds > 0) {
+    liftedWitnesses();
     progress();
   }
 

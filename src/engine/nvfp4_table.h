@@ -14,7 +14,9 @@
 // small counterexample queries (two free leaves, the others +0) and then splits the box. At
 // small k the exhaustive engine finds witnesses first, on a few pairs only: one probe per
 // class and j, then the rest of each line with a refuted pair, and the rest of a box whose
-// query is satisfiable (only its witnesses are used: the solver proves every region).
+// query is satisfiable (only its witnesses are used: the solver proves every region). At larger
+// k it runs on the same probes at k = 2, and each of its witnesses, padded with +0 leaves, is
+// replayed at k ("lifted witnesses").
 #pragma once
 
 #include "models/nvfp4.h"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/cli/test_nvfp4_solver.sh — NVFP4 tables from the solver engine (regions in scale
 # coordinates, docs/semantics.md "NVFP4"): the solver table equals the exhaustive one at k = 1
-# (four modes) and at k = 2 in bf16 and in f16 ftz (both checked with z3); the k = 16 f32
+# (four modes) and at k = 2 in bf16 and in f16 ftz (both checked with z3); the k = 16 bf16
+# post2/post table has the derived agree set (witnesses lifted from k = 2); the k = 16 f32
 # table has exactly the derived agree set, every query regenerates, and it equals the
 # committed one; a tampered proof region is false and a malformed one a
 # schema error (exit 2, one line).
@@ -68,6 +69,40 @@ run check "$TMP/sf.json"
 expect_rc 0 "check k=2 f16 ftz"
 if grep -q "^HOLDS" "$OUT" && grep -q "verified by arithmetic" "$OUT"; then ok
 else fail "check k=2 f16 ftz: $(grep -v '^holds' "$OUT" | head -3)"; fi
+
+# k = 16, bf16, post2 vs post: beyond the exhaustive engine's k, witnesses are lifted from two
+# leaves (the exhaustive engine at k = 2 on the probes, the other leaves +0, each replayed at
+# k = 16); before, the solver had to find them itself and left 3,762 pairs unknown after 300 s.
+# The agree set is derived: with a power-of-two scale on either side (odd part 1) post2's
+# rounding by it is exact and commutes with the other (bf16 has f32's exponent range), and a
+# zero or NaN scale gives both the same signed zero or NaN; where both odd parts are 3 or more,
+# two leaves whose sum post2 rounds twice differ at every pair. No query is satisfiable.
+run table --format nvfp4 --acc bf16 --lhs post2 --rhs post -o "$TMP/b16.json" --timeout 300 --verbose
+expect_rc 0 "solver k=16 bf16 post2/post"
+if grep -q "witnesses lifted from k = 2 on 2460 probes: [1-9][0-9]* refuted pairs" "$ERR"; then ok
+else fail "k=16 bf16 post2/post: no lifted witnesses: $(grep lifted "$ERR")"; fi
+OUT="$TMP/b16.json" py "k=16 bf16 post2/post: the derived agree set, no satisfiable or unknown query" '
+import sys, json
+c = json.load(open(sys.argv[1]))
+s = c["stats"]
+assert c["config"]["k"] == 16 and s["sat"] == 0 and s["unknown"] == 0 and s["queries"] == s["unsat"], s
+def odd(x):  # the odd part of the e4m3 code x in 1..126
+    e, m = x >> 3, x & 7
+    n = 8 + m if e else m
+    while n % 2 == 0:
+        n //= 2
+    return n
+def pairs(regions):
+    return {(a, b) for r in regions for a in range(r["xa"][0], r["xa"][1] + 1)
+            for b in range(r["xb"][0], r["xb"][1] + 1) if r["e"][0] <= a + b - 254 <= r["e"][1]}
+want = {(a, b) for a in range(128) for b in range(128)
+        if a in (0, 127) or b in (0, 127) or odd(a) == 1 or odd(b) == 1}
+assert pairs(c["agree"]) == want and c["agree_pairs"] == len(want) == 4720, c["agree_pairs"]
+'
+run check "$TMP/b16.json"
+expect_rc 0 "check k=16 bf16 post2/post"
+if grep -q "^HOLDS" "$OUT" && grep -q "verified by arithmetic" "$OUT"; then ok
+else fail "check k=16 bf16 post2/post: $(grep -v '^holds' "$OUT" | head -3)"; fi
 
 # k = 16 (the NVFP4 block), f32, pre vs post: every product and sum is exact, so only the sign
 # of a zero differs: with a zero scale and a finite other one, post gives -0 for D < 0 where
