@@ -128,11 +128,41 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
           refute(xa, xb, w);
   };
 
+  const int k = q.cfg.k();
+  // Takes the witnesses of an exhaustive run `x` (of q, or of q at a smaller k): each, padded
+  // with +0 leaves (code 0) to k, refutes its pair where the reference evaluator confirms it
+  // at k. A witness of q itself must replay (`mustReplay`: else a logic error); a padded one
+  // may not. Returns the pairs refuted.
+  auto takeWitnesses = [&](const ExhaustiveResult &x, bool mustReplay) -> long {
+    const long before = decidedCount;
+    std::vector<int> mine(x.witnesses.size(), -1);  // x's witness index -> ours
+    for (int xa = 0; xa < kSide; ++xa)
+      for (int xb = 0; xb < kSide; ++xb) {
+        const int w = x.witnessOf[pairIdx(xa, xb)];
+        if (w < 0) continue;
+        Witness wi = x.witnesses[size_t(w)];
+        wi.a.resize(size_t(k), 0u);
+        wi.b.resize(size_t(k), 0u);
+        if (!witnessDisagrees(q, wi, xa, xb)) {
+          if (mustReplay)
+            throw std::logic_error("an exhaustive witness does not replay at " + std::to_string(xa) + "," +
+                                   std::to_string(xb));
+          continue;
+        }
+        if (mine[size_t(w)] < 0) {
+          wi.xa = xa;
+          wi.xb = xb;
+          mine[size_t(w)] = addWitness(wi);
+        }
+        refute(xa, xb, mine[size_t(w)]);
+      }
+    return decidedCount - before;
+  };
+
   // Small k: the exhaustive engine, on some pairs only, for its witnesses (each confirmed
   // again by the reference evaluator). Its agree sets are not used: every region is proven
   // below. All its runs together have exhaustiveSeedSeconds; past them, or past its state
   // budget, the queries alone decide the rest.
-  const int k = q.cfg.k();
   bool concrete = k <= opt.exhaustiveSeedMaxK && opt.exhaustiveSeedSeconds > 0;
   double concreteSeconds = 0;
   // Runs the exhaustive engine on the undecided pairs of `pairs`; returns the pairs refuted.
@@ -148,23 +178,7 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
       if (concreteSeconds + smt::secondsSince(s0) > opt.exhaustiveSeedSeconds) throw OutOfTime{};
     };
     try {
-      ExhaustiveResult x = runExhaustive(q, xo);
-      std::vector<int> mine(x.witnesses.size(), -1);  // x's witness index -> ours
-      for (int xa = 0; xa < kSide; ++xa)
-        for (int xb = 0; xb < kSide; ++xb) {
-          const int w = x.witnessOf[pairIdx(xa, xb)];
-          if (w < 0) continue;
-          if (!witnessDisagrees(q, x.witnesses[size_t(w)], xa, xb))
-            throw std::logic_error("an exhaustive witness does not replay at " + std::to_string(xa) + "," +
-                                   std::to_string(xb));
-          if (mine[size_t(w)] < 0) {
-            Witness wi = x.witnesses[size_t(w)];
-            wi.xa = xa;
-            wi.xb = xb;
-            mine[size_t(w)] = addWitness(wi);
-          }
-          refute(xa, xb, mine[size_t(w)]);
-        }
+      takeWitnesses(runExhaustive(q, xo), true);
       res.stats.usedExhaustiveSeed = true;
     } catch (const OutOfTime &) {
       concrete = false;
@@ -213,24 +227,7 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
     };
     long lifted = 0;
     try {
-      ExhaustiveResult x = runExhaustive(q2, xo);
-      std::vector<int> mine(x.witnesses.size(), -1);  // x's witness index -> ours
-      for (int xa = 0; xa < kSide; ++xa)
-        for (int xb = 0; xb < kSide; ++xb) {
-          const int w = x.witnessOf[pairIdx(xa, xb)];
-          if (w < 0) continue;
-          Witness wi = x.witnesses[size_t(w)];
-          wi.a.resize(size_t(k), 0u);
-          wi.b.resize(size_t(k), 0u);
-          if (!witnessDisagrees(q, wi, xa, xb)) continue;
-          if (mine[size_t(w)] < 0) {
-            wi.xa = xa;
-            wi.xb = xb;
-            mine[size_t(w)] = addWitness(wi);
-          }
-          refute(xa, xb, mine[size_t(w)]);
-          ++lifted;
-        }
+      lifted = takeWitnesses(runExhaustive(q2, xo), false);
     } catch (const ResourceLimit &e) {
       log(std::string("witnesses lifted from k = 2: ") + e.what());
     }
