@@ -31,10 +31,10 @@ constexpr size_t kRaceFromStartTerms = 1500;
 /// (the stores with wide value sets, TermStore::setWideValueSets), whose post2/post root steps
 /// round T m_a 2^(j_a) and then again by m_b 2^(j_b) over hundreds of values of T. Measured
 /// with cvc5's command-line tool on the goal phases of over 0.25 s of four NVFP4 k = 2 and 3
-/// post2/post tables and 33 MX tables (docs/benchmarks.md, "Plain branching for NVFP4
-/// goals"): the 15 NVFP4 goals of over 1 s by default (1.3-10.6 s, 64.7 s in all) took
-/// 0.17-2.6 s without it (16.7 s in all); the 65 MX goals took 22.5 s and 23.0 s in all, so MX
-/// queries keep cvc5's defaults.
+/// post2/post tables and of 21 MX tables of scripts/bench-slowest (docs/benchmarks.md, "Plain
+/// branching for NVFP4 goals"): the 15 NVFP4 goals of over 1 s by default (1.3-10.6 s, 64.7 s
+/// in all) took 0.17-2.6 s without it (16.7 s in all); the 65 MX goals took 22.5 s and 23.0 s
+/// in all, so MX queries keep cvc5's defaults.
 bool plainBranching(const TermStore &store) { return store.wideValueSets(); }
 
 class Cvc5Backend : public Backend {
