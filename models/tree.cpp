@@ -225,6 +225,30 @@ int Tree::depth() const {
   return dep.empty() ? 0 : dep.back();
 }
 
+Tree Tree::restricted(int n) const {
+  if (n < 1 || n > k_)
+    throw TreeError("a restriction to " + std::to_string(n) + " leaves of a tree over " + std::to_string(k_), -1);
+  Tree t;
+  t.k_ = n;
+  // kept[i]: node i's index in t, or -1 where nothing of it remains. Children come first.
+  std::vector<int> kept(nodes_.size(), -1);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const Node &nd = nodes_[i];
+    if (nd.leaf >= 0) {
+      if (nd.leaf < n) kept[i] = t.addLeaf(nd.leaf);
+      continue;
+    }
+    std::vector<int> children;
+    for (int ch : nd.children)
+      if (kept[size_t(ch)] >= 0) children.push_back(kept[size_t(ch)]);
+    if (children.size() == 1)
+      kept[i] = children[0];
+    else if (children.size() > 1)
+      kept[i] = t.addInner(std::move(children));
+  }
+  return t;
+}
+
 std::vector<Tree> Tree::all(int k, int maxFanIn) {
   checkK(k);
   if (k > kMaxAllTreesK)

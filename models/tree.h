@@ -59,6 +59,13 @@ public:
   int maxNonRootLeaves() const;
   /// Depth of the tree (a leaf has depth 0).
   int depth() const;
+  /// The tree over the leaves 0..n-1 (1 <= n <= k) that remains when the leaves n..k-1 are
+  /// dropped: an inner node left with no child is dropped too, and one left with a single
+  /// child is replaced by that child. With the dropped leaves +0, this tree and the whole one
+  /// compute the same value up to the sign of a zero (a node's value is already rounded, so
+  /// rnd(x + 0) = x); a caller that relies on it replays at k. restricted(k) is this tree;
+  /// seq and pairwise restrict to seq(n) and, for n = 2^i dividing k's first half, pairwise(n).
+  Tree restricted(int n) const;
 
   bool operator==(const Tree &o) const { return sexpr() == o.sexpr(); }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <set>
 #include <stdexcept>
 
 namespace mxcert::engine {
@@ -193,49 +194,89 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
         std::to_string(smt::secondsSince(s0)) + " s)");
     return decidedCount - before;
   };
-  // The probes: one pair for each class and binade sum j (the middle ja of its line).
-  auto probePairs = [&]() {
+  // The probes: one pair for each class and binade sum j (the middle ja of its line). With
+  // `scouts`, only those of each class's lowest, middle and highest j.
+  auto probePairs = [&](bool scouts) {
     CodeSet probes;
     for (int ma : e4m3Classes())
       for (int mb : e4m3Classes()) {
         const CodeRange ra = e4m3JRange(ma), rb = e4m3JRange(mb);
-        for (int j = ra.lo + rb.lo; j <= ra.hi + rb.hi; ++j) {
+        const int lo = ra.lo + rb.lo, hi = ra.hi + rb.hi;
+        for (int j = lo; j <= hi; ++j) {
           const CodeRange line = lineJa(ra, rb, j);
-          if (line.empty()) continue;
+          if (line.empty() || (scouts && j != lo && j != hi && j != lo + (hi - lo) / 2)) continue;
           const int ja = line.lo + (line.hi - line.lo) / 2;
           probes.set(e4m3CodeAt(ma, ja), e4m3CodeAt(mb, j - ja));
         }
       }
     return probes;
   };
-  // Large k: witnesses lifted from two leaves. The exhaustive engine runs on the probes of the
-  // same question at k = 2 (elements a_0, a_1, b_0, b_1); each of its witnesses, with the
-  // other k - 2 leaves +0 (code 0), is replayed at k by the reference evaluator and kept
-  // where it still disagrees there. (With +0 leaves, every tree sums the same two leaves.)
-  // The class queries' own two-free-leaves fallback asks the solver the same question per
-  // box, at k, and can take its whole time limit where this takes a fraction of a second.
+  // Large k: witnesses lifted from fewer leaves. The exhaustive engine runs on the probes of
+  // the same question with the first n = 2, 3, ... leaves (the tree restricted to them,
+  // Tree::restricted), n up to liftMaxLeaves; each of its witnesses, with the other k - n
+  // leaves +0 (code 0), is replayed at k by the reference evaluator and kept where it still
+  // disagrees there. (With +0 leaves the tree sums the same n leaves as the restricted one.)
+  // n = 2 runs on every probe. A larger n costs more per pair (in f32, where nothing but the
+  // zero scale disagrees, n = 3 on every probe took 11 s), so it first runs on the undecided
+  // scouts (three probes per class), then on the other undecided probes of the classes where
+  // it refuted a scout. Two n in a row that refute no scout stop the ladder (one does not:
+  // f16 pre/post's class (1, 3) disagrees with 7 leaves, not with 6). All the runs share
+  // exhaustiveSeedSeconds. The class queries' own two-free-leaves fallback asks the solver
+  // the same question per box, at k, and can take its whole time limit where this takes a
+  // second.
   auto liftedWitnesses = [&]() {
     const auto s0 = std::chrono::steady_clock::now();
-    PairQuery q2 = q;
-    q2.cfg.tree = Tree::seq(2);
-    ExhaustiveOptions xo;
-    xo.maxStates = 2'000'000;
-    const CodeSet probes = probePairs();
-    xo.onlyPairs = [&](int xa, int xb) { return probes.get(xa, xb); };
-    xo.progress = [&](long, long) {
-      if (smt::secondsSince(s0) > opt.exhaustiveSeedSeconds) throw ResourceLimit("over the time of the exhaustive engine");
+    const CodeSet probes = probePairs(false), scouts = probePairs(true);
+    // Runs the exhaustive engine with n leaves on `pairs`; false when out of time.
+    auto lift = [&](int n, const CodeSet &pairs, const char *what) {
+      const auto s1 = std::chrono::steady_clock::now();
+      PairQuery qn = q;
+      qn.cfg.tree = q.cfg.tree.restricted(n);
+      ExhaustiveOptions xo;
+      xo.maxStates = 2'000'000;
+      xo.onlyPairs = [&](int xa, int xb) { return pairs.get(xa, xb); };
+      xo.progress = [&](long, long) {
+        if (smt::secondsSince(s0) > opt.exhaustiveSeedSeconds)
+          throw ResourceLimit("over the time of the exhaustive engine");
+      };
+      long lifted = 0;
+      bool inTime = true;
+      try {
+        lifted = takeWitnesses(runExhaustive(qn, xo), false);
+      } catch (const ResourceLimit &e) {
+        log("witnesses lifted from k = " + std::to_string(n) + ": " + e.what());
+        inTime = false;
+      }
+      log("witnesses lifted from k = " + std::to_string(n) + " on " + std::to_string(pairs.count()) + " " + what +
+          ": " + std::to_string(lifted) + " refuted pairs (" + std::to_string(smt::secondsSince(s1)) + " s)");
+      return inTime;
     };
-    long lifted = 0;
-    try {
-      lifted = takeWitnesses(runExhaustive(q2, xo), false);
-    } catch (const ResourceLimit &e) {
-      log(std::string("witnesses lifted from k = 2: ") + e.what());
+    if (!lift(2, probes, "probes")) return;
+    int idle = 0;  // consecutive n that refuted no scout
+    for (int n = 3; n < k && n <= opt.liftMaxLeaves; ++n) {
+      const CodeSet open = undecided(scouts);
+      if (open.count() == 0) return;
+      const long before = decidedCount;
+      if (!lift(n, open, "scouts")) return;
+      if (decidedCount == before) {  // no scout refuted
+        if (++idle == 2) return;
+        continue;
+      }
+      idle = 0;
+      std::set<std::pair<int, int>> hit;  // the classes (ma, mb) where n refuted a scout
+      for (int xa = 0; xa < kSide; ++xa)
+        for (int xb = 0; xb < kSide; ++xb)
+          if (open.get(xa, xb) && decided.get(xa, xb)) hit.insert({e4m3Coord(xa).m, e4m3Coord(xb).m});
+      CodeSet rest;
+      for (int xa = 0; xa < kSide; ++xa)
+        for (int xb = 0; xb < kSide; ++xb)
+          if (probes.get(xa, xb) && !decided.get(xa, xb) && hit.count({e4m3Coord(xa).m, e4m3Coord(xb).m}))
+            rest.set(xa, xb);
+      if (rest.count() > 0 && !lift(n, rest, "probes of those classes")) return;
     }
-    log("witnesses lifted from k = 2 on " + std::to_string(probes.count()) + " probes: " + std::to_string(lifted) +
-        " refuted pairs (" + std::to_string(smt::secondsSince(s0)) + " s)");
   };
   if (concrete) {
-    const CodeSet probes = probePairs();
+    const CodeSet probes = probePairs(false);
     exhaustiveOn(probes, std::to_string(probes.count()) + " probes (a pair per class and j)");
     progress();
   } else if (k > 2 && opt.exhaustiveSeedSeconds > 0) {

@@ -192,6 +192,10 @@ struct SolverTableOptions {
   /// witness yet. The solver still proves every region.
   double exhaustiveSeedSeconds = 20;
   int exhaustiveSeedMaxK = 4;
+  /// NVFP4 beyond exhaustiveSeedMaxK: witnesses are lifted from the exhaustive engine on the
+  /// probes with the first n leaves, n = 2 .. liftMaxLeaves (and n < k), within
+  /// exhaustiveSeedSeconds (docs/solver.md, "NVFP4", step 1).
+  int liftMaxLeaves = 8;
   /// Below this k (one product) the whole prediction does not run: it would be the exhaustive
   /// engine's whole work, so the table could only be slower than that engine's; the e-band
   /// predictions (bandSeconds) take its place.

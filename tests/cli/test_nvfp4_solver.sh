@@ -2,12 +2,53 @@
 # tests/cli/test_nvfp4_solver.sh — NVFP4 tables from the solver engine (regions in scale
 # coordinates, docs/semantics.md "NVFP4"): the solver table equals the exhaustive one at k = 1
 # (four modes) and at k = 2 in bf16 and in f16 ftz (both checked with z3); the k = 16 bf16
-# post2/post table has the derived agree set (witnesses lifted from k = 2); the k = 16 f32
+# post2/post and pre/post tables have the derived agree sets (witnesses lifted from k = 2
+# and 3); the k = 16 f32
 # table has exactly the derived agree set, every query regenerates, and it equals the
 # committed one; a tampered proof region is false and a malformed one a
 # schema error (exit 2, one line).
 # Usage: test_nvfp4_solver.sh path/to/mxcert
 . "$(dirname "$0")/lib.sh"
+
+# Python helpers for the derived agree sets: the odd part of an e4m3 code, the code pairs of
+# a certificate's regions.
+CODES_PY='
+def odd(x):  # the odd part of the e4m3 code x in 1..126
+    e, m = x >> 3, x & 7
+    n = 8 + m if e else m
+    while n % 2 == 0:
+        n //= 2
+    return n
+def pairs(regions):
+    return {(a, b) for r in regions for a in range(r["xa"][0], r["xa"][1] + 1)
+            for b in range(r["xb"][0], r["xb"][1] + 1) if r["e"][0] <= a + b - 254 <= r["e"][1]}
+'
+
+# k16_derived NAME FILE LIFTED WANT COUNT ARGS... — the k = 16 NVFP4 table of ARGS from the
+# solver engine: exit 0, a --verbose line matching LIFTED, no satisfiable or unknown query,
+# exactly the agree set {(a, b) : WANT} (a Python condition on the codes a and b, with odd())
+# of COUNT pairs, and `check` HOLDS with the other solver.
+k16_derived() {
+  local name="$1" file="$2" lifted="$3" want="$4" count="$5"
+  shift 5
+  run table --format nvfp4 "$@" -o "$file" --timeout 300 --verbose
+  expect_rc 0 "solver k=16 $name"
+  if grep -q "$lifted" "$ERR"; then ok
+  else fail "k=16 $name: no line '$lifted': $(grep lifted "$ERR")"; fi
+  OUT="$file" py "k=16 $name: the derived agree set, no satisfiable or unknown query" '
+import sys, json
+c = json.load(open(sys.argv[1]))
+s = c["stats"]
+assert c["config"]["k"] == 16 and s["sat"] == 0 and s["unknown"] == 0 and s["queries"] == s["unsat"], s
+'"$CODES_PY"'
+want = {(a, b) for a in range(128) for b in range(128) if '"$want"'}
+assert pairs(c["agree"]) == want and c["agree_pairs"] == len(want) == '"$count"', c["agree_pairs"]
+'
+  run check "$file"
+  expect_rc 0 "check k=16 $name"
+  if grep -q "^HOLDS" "$OUT" && grep -q "verified by arithmetic" "$OUT"; then ok
+  else fail "check k=16 $name: $(grep -v '^holds' "$OUT" | head -3)"; fi
+}
 
 same_agree() {  # same_agree DESC A.json B.json
   OUT="$2" py "$1" '
@@ -72,37 +113,25 @@ else fail "check k=2 f16 ftz: $(grep -v '^holds' "$OUT" | head -3)"; fi
 
 # k = 16, bf16, post2 vs post: beyond the exhaustive engine's k, witnesses are lifted from two
 # leaves (the exhaustive engine at k = 2 on the probes, the other leaves +0, each replayed at
-# k = 16); before, the solver had to find them itself and left 3,762 pairs unknown after 300 s.
+# k = 16; then more leaves on the probes still undecided); before, the solver had to find
+# them itself and left 3,762 pairs unknown after 300 s.
 # The agree set is derived: with a power-of-two scale on either side (odd part 1) post2's
 # rounding by it is exact and commutes with the other (bf16 has f32's exponent range), and a
 # zero or NaN scale gives both the same signed zero or NaN; where both odd parts are 3 or more,
 # two leaves whose sum post2 rounds twice differ at every pair. No query is satisfiable.
-run table --format nvfp4 --acc bf16 --lhs post2 --rhs post -o "$TMP/b16.json" --timeout 300 --verbose
-expect_rc 0 "solver k=16 bf16 post2/post"
-if grep -q "witnesses lifted from k = 2 on 2460 probes: [1-9][0-9]* refuted pairs" "$ERR"; then ok
-else fail "k=16 bf16 post2/post: no lifted witnesses: $(grep lifted "$ERR")"; fi
-OUT="$TMP/b16.json" py "k=16 bf16 post2/post: the derived agree set, no satisfiable or unknown query" '
-import sys, json
-c = json.load(open(sys.argv[1]))
-s = c["stats"]
-assert c["config"]["k"] == 16 and s["sat"] == 0 and s["unknown"] == 0 and s["queries"] == s["unsat"], s
-def odd(x):  # the odd part of the e4m3 code x in 1..126
-    e, m = x >> 3, x & 7
-    n = 8 + m if e else m
-    while n % 2 == 0:
-        n //= 2
-    return n
-def pairs(regions):
-    return {(a, b) for r in regions for a in range(r["xa"][0], r["xa"][1] + 1)
-            for b in range(r["xb"][0], r["xb"][1] + 1) if r["e"][0] <= a + b - 254 <= r["e"][1]}
-want = {(a, b) for a in range(128) for b in range(128)
-        if a in (0, 127) or b in (0, 127) or odd(a) == 1 or odd(b) == 1}
-assert pairs(c["agree"]) == want and c["agree_pairs"] == len(want) == 4720, c["agree_pairs"]
-'
-run check "$TMP/b16.json"
-expect_rc 0 "check k=16 bf16 post2/post"
-if grep -q "^HOLDS" "$OUT" && grep -q "verified by arithmetic" "$OUT"; then ok
-else fail "check k=16 bf16 post2/post: $(grep -v '^holds' "$OUT" | head -3)"; fi
+k16_derived "bf16 post2/post" "$TMP/b16.json" "witnesses lifted from k = 2 on 2460 probes: [1-9][0-9]* refuted pairs" \
+  "a in (0, 127) or b in (0, 127) or odd(a) == 1 or odd(b) == 1" 4720 --acc bf16 --lhs post2 --rhs post
+
+# k = 16, bf16, pre vs post: the witnesses of two leaves refute the classes whose odd-part
+# product m_a m_b is above 27 (at k = 2 the rest agree), those of three leaves the others
+# (docs/solver.md, "NVFP4", step 1); before the three-leaf rung the table stayed unknown after
+# 400 s. The agree set is derived: a NaN scale gives NaN on both sides; two powers of two
+# (odd parts 1) scale every leaf exactly (bf16 has f32's range), so pre is post; a zero scale
+# gives post the zero rnd(T 0) with T's sign where pre adds signed zeros (+0 for mixed signs);
+# any other odd part m makes three leaves whose partial sum bf16 rounds differently from the
+# partial sum of m times them. No query is satisfiable.
+k16_derived "bf16 pre/post" "$TMP/p16.json" "witnesses lifted from k = 3 on [0-9]* scouts: [1-9][0-9]* refuted pairs" \
+  "a == 127 or b == 127 or (a != 0 and b != 0 and odd(a) == 1 and odd(b) == 1)" 579 --acc bf16 --lhs pre --rhs post
 
 # k = 16 (the NVFP4 block), f32, pre vs post: every product and sum is exact, so only the sign
 # of a zero differs: with a zero scale and a finite other one, post gives -0 for D < 0 where

@@ -210,3 +210,45 @@ TEST_CASE("trees: k must be in 1..64", "[tree]") {
   CHECK_NOTHROW(Tree::parse(Tree::pairwise(64).sexpr(), 64));
   CHECK(Tree::fused(64).nodes().back().children.size() == 64);
 }
+
+TEST_CASE("trees: restricted to the first n leaves", "[tree]") {
+  // Structure: the named trees restrict to the named trees over n leaves; explicit trees drop
+  // the other leaves and collapse the nodes left with one child.
+  for (int n = 1; n <= 16; ++n) {
+    INFO("n = " << n);
+    CHECK(Tree::seq(16).restricted(n).sexpr() == seqText(n));
+    CHECK(Tree::fused(16).restricted(n).sexpr() == Tree::fused(n).sexpr());
+  }
+  CHECK(Tree::pairwise(16).restricted(4).sexpr() == "((0 1) (2 3))");
+  CHECK(Tree::pairwise(16).restricted(3).sexpr() == "((0 1) 2)");
+  CHECK(Tree::pairwise(16).restricted(8) == Tree::pairwise(8));
+  CHECK(Tree::parse("((0 5) (1 2) 3 4)", 6).restricted(3).sexpr() == "(0 (1 2))");
+  CHECK(Tree::parse("((3 0) (1 2))", 4).restricted(1).sexpr() == "0");
+  CHECK(Tree::pairwise(16).restricted(16) == Tree::pairwise(16));
+  CHECK_THROWS_AS(Tree::seq(4).restricted(0), TreeError);
+  CHECK_THROWS_AS(Tree::seq(4).restricted(5), TreeError);
+
+  // Value: with the dropped leaves +0 (element code 0), the whole tree and the restricted one
+  // give the same value (Relation::Value: up to the sign of a zero), e2m1 into bf16.
+  uint32_t state = 12345;
+  auto next = [&] { return (state = state * 1664525u + 1013904223u) >> 28; };  // 0..15
+  for (const char *tree : {"seq", "pairwise", "((0 5) (1 2) 3 (4 6 7))"}) {
+    const mxcert::ModelConfig whole = mxtest::config("e2m1", "e2m1", mxtest::accSpec("bf16"), tree, 8);
+    for (int n : {2, 3, 5}) {
+      mxcert::ModelConfig part = whole;
+      part.tree = whole.tree.restricted(n);
+      for (int trial = 0; trial < 200; ++trial) {
+        mxcert::ConcreteInput in{std::vector<unsigned>(8, 0u), std::vector<unsigned>(8, 0u), 127, 127};
+        mxcert::ConcreteInput inPart{std::vector<unsigned>(size_t(n)), std::vector<unsigned>(size_t(n)), 127, 127};
+        for (int i = 0; i < n; ++i) {
+          in.a[size_t(i)] = inPart.a[size_t(i)] = next();
+          in.b[size_t(i)] = inPart.b[size_t(i)] = next();
+        }
+        INFO(tree << " n = " << n << " trial " << trial);
+        CHECK(mxcert::isRelated(mxcert::evaluatePlacement(whole, mxcert::Placement::Post, in),
+                                mxcert::evaluatePlacement(part, mxcert::Placement::Post, inPart),
+                                mxcert::Relation::Value));
+      }
+    }
+  }
+}
