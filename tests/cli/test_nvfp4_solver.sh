@@ -10,36 +10,40 @@
 # Usage: test_nvfp4_solver.sh path/to/mxcert
 . "$(dirname "$0")/lib.sh"
 
-# Python helpers for the derived agree sets: the odd part of an e4m3 code, the code pairs of
-# a certificate's regions.
+# Python helpers for the derived agree sets: the coordinates and the odd part of an e4m3 code
+# (docs/semantics.md, "Scale coordinates"), the code pairs of a certificate's regions.
 CODES_PY='
-def odd(x):  # the odd part of the e4m3 code x in 1..126
+def coord(x):  # the e4m3 code x in 1..126 as m 2^j, m odd: (m, j)
     e, m = x >> 3, x & 7
-    n = 8 + m if e else m
+    n, j = (8 + m, e - 10) if e else (m, -9)
     while n % 2 == 0:
-        n //= 2
-    return n
+        n, j = n // 2, j + 1
+    return n, j
+def odd(x):
+    return coord(x)[0]
 def pairs(regions):
     return {(a, b) for r in regions for a in range(r["xa"][0], r["xa"][1] + 1)
             for b in range(r["xb"][0], r["xb"][1] + 1) if r["e"][0] <= a + b - 254 <= r["e"][1]}
 '
 
-# k16_derived NAME FILE LIFTED WANT COUNT ARGS... — the k = 16 NVFP4 table of ARGS from the
-# solver engine: exit 0, a --verbose line matching LIFTED, no satisfiable or unknown query,
-# exactly the agree set {(a, b) : WANT} (a Python condition on the codes a and b, with odd())
-# of COUNT pairs, and `check` HOLDS with the other solver.
+# k16_derived NAME FILE LIFTED WANT COUNT MAXSAT ARGS... — the k = 16 NVFP4 table of ARGS
+# from the solver engine: exit 0, a --verbose line matching LIFTED, no unknown query and at
+# most MAXSAT satisfiable ones, exactly the agree set {(a, b) : WANT} (a Python condition on
+# the codes a and b, with coord() and odd()) of COUNT pairs, and `check` HOLDS with the other
+# solver.
 k16_derived() {
-  local name="$1" file="$2" lifted="$3" want="$4" count="$5"
-  shift 5
+  local name="$1" file="$2" lifted="$3" want="$4" count="$5" maxsat="$6"
+  shift 6
   run table --format nvfp4 "$@" -o "$file" --timeout 300 --verbose
   expect_rc 0 "solver k=16 $name"
   if grep -q "$lifted" "$ERR"; then ok
   else fail "k=16 $name: no line '$lifted': $(grep lifted "$ERR")"; fi
-  OUT="$file" py "k=16 $name: the derived agree set, no satisfiable or unknown query" '
+  OUT="$file" py "k=16 $name: the derived agree set, no unknown query, at most $maxsat satisfiable" '
 import sys, json
 c = json.load(open(sys.argv[1]))
 s = c["stats"]
-assert c["config"]["k"] == 16 and s["sat"] == 0 and s["unknown"] == 0 and s["queries"] == s["unsat"], s
+assert c["config"]["k"] == 16 and s["sat"] <= '"$maxsat"' and s["unknown"] == 0, s
+assert s["queries"] == s["unsat"] + s["sat"], s
 '"$CODES_PY"'
 want = {(a, b) for a in range(128) for b in range(128) if '"$want"'}
 assert pairs(c["agree"]) == want and c["agree_pairs"] == len(want) == '"$count"', c["agree_pairs"]
@@ -120,7 +124,7 @@ else fail "check k=2 f16 ftz: $(grep -v '^holds' "$OUT" | head -3)"; fi
 # zero or NaN scale gives both the same signed zero or NaN; where both odd parts are 3 or more,
 # two leaves whose sum post2 rounds twice differ at every pair. No query is satisfiable.
 k16_derived "bf16 post2/post" "$TMP/b16.json" "witnesses lifted from k = 2 on 2460 probes: [1-9][0-9]* refuted pairs" \
-  "a in (0, 127) or b in (0, 127) or odd(a) == 1 or odd(b) == 1" 4720 --acc bf16 --lhs post2 --rhs post
+  "a in (0, 127) or b in (0, 127) or odd(a) == 1 or odd(b) == 1" 4720 0 --acc bf16 --lhs post2 --rhs post
 
 # k = 16, bf16, pre vs post: the witnesses of two leaves refute the classes whose odd-part
 # product m_a m_b is above 27 (at k = 2 the rest agree), those of three leaves the others
@@ -131,7 +135,19 @@ k16_derived "bf16 post2/post" "$TMP/b16.json" "witnesses lifted from k = 2 on 24
 # any other odd part m makes three leaves whose partial sum bf16 rounds differently from the
 # partial sum of m times them. No query is satisfiable.
 k16_derived "bf16 pre/post" "$TMP/p16.json" "witnesses lifted from k = 3 on [0-9]* scouts: [1-9][0-9]* refuted pairs" \
-  "a == 127 or b == 127 or (a != 0 and b != 0 and odd(a) == 1 and odd(b) == 1)" 579 --acc bf16 --lhs pre --rhs post
+  "a == 127 or b == 127 or (a != 0 and b != 0 and odd(a) == 1 and odd(b) == 1)" 579 0 --acc bf16 --lhs pre --rhs post
+
+# k = 16, f16, pre vs post: the odd parts as in bf16, and f16's range. With two powers of two
+# (S = 2^j) pre is post scaled exactly while no partial sum overflows: 16 leaves of at most
+# 6 x 6 = 36 sum to at most 576, and 576 2^6 < 65504, so every j <= 6 agrees; at j >= 7
+# fifteen leaves of 36 overflow pre's partial sum (540 2^7 > 65520) and a last leaf of -36
+# brings post's sum back to 504 2^7 < 65504. The class (1, 3) disagrees only with 7 leaves or
+# more (six do not make two partial sums of 3 t round), which the lifting finds; with two
+# leaves only the table took 254 s. The overflow lines of (1, 1) are still found by the
+# solver (4 satisfiable queries of 24 on 2026-12-08).
+k16_derived "f16 pre/post" "$TMP/h16.json" "witnesses lifted from k = 7 on [0-9]* scouts: [1-9][0-9]* refuted pairs" \
+  "a == 127 or b == 127 or (a not in (0, 127) and b not in (0, 127) and odd(a) == odd(b) == 1 and coord(a)[1] + coord(b)[1] <= 6)" \
+  524 8 --acc f16 --lhs pre --rhs post
 
 # k = 16 (the NVFP4 block), f32, pre vs post: every product and sum is exact, so only the sign
 # of a zero differs: with a zero scale and a finite other one, post gives -0 for D < 0 where
