@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <deque>
 #include <set>
 #include <stdexcept>
@@ -282,12 +283,49 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
       if (rest.count() > 0 && !lift(n, rest, "probes of those classes")) return;
     }
   };
+  // Large k: overflow ramps. Where an accumulator overflows (f16: 65504), pre's partial sums
+  // can pass the limit and come back while post's single scaling of the whole sum stays
+  // finite, or the other way round; the lifted witnesses above have at most liftMaxLeaves
+  // leaves and miss the overflows that need more (f16 pre/post at j = 7: fifteen leaves of
+  // 6 x 6 = 36, then one of -36). The ramps are those blocks: p leaves of 6 x 6, then q of
+  // (-6) x 6, the rest +0 (1 <= p, 1 <= q, p + q <= k). Each is tried on the undecided
+  // probes and, where it disagrees, kept as a witness (step 5 spreads it through its class).
+  // Only where k such leaves can reach the accumulator's overflow: k 36 S <= k 36 448^2 stays
+  // below 2^emax in f32 and bf16 (emax 127), so there no sum overflows and nothing is tried.
+  auto overflowRamps = [&]() {
+    if (k * 36.0 * 448.0 * 448.0 < std::ldexp(1.0, q.cfg.acc.fmt.emax)) return;
+    const auto s0 = std::chrono::steady_clock::now();
+    const CodeSet open = undecided(probePairs(false));
+    if (open.count() == 0) return;
+    constexpr unsigned kSix = 0x7, kMinusSix = 0xF;  // e2m1 (NVFP4's elements): 6 and -6
+    long found = 0;
+    for (int p = 1; p < k; ++p)
+      for (int qn = 1; p + qn <= k; ++qn) {
+        std::vector<unsigned> a(size_t(k), 0u), b(size_t(k), 0u);
+        for (int i = 0; i < p + qn; ++i) {
+          a[size_t(i)] = i < p ? kSix : kMinusSix;
+          b[size_t(i)] = kSix;
+        }
+        DecodedBlock block(q.cfg, a, b);
+        int w = -1;
+        for (int xa = 0; xa < kSide; ++xa)
+          for (int xb = 0; xb < kSide; ++xb)
+            if (open.get(xa, xb) && !decided.get(xa, xb) && witnessDisagrees(q, block, xa, xb)) {
+              if (w < 0) w = addWitness(Witness{a, b, xa, xb, ""});
+              refute(xa, xb, w);
+              ++found;
+            }
+      }
+    log("overflow ramps on " + std::to_string(open.count()) + " probes: " + std::to_string(found) +
+        " refuted pairs (" + std::to_string(smt::secondsSince(s0)) + " s)");
+  };
   if (concrete) {
     const CodeSet probes = probePairs(false);
     exhaustiveOn(probes, std::to_string(probes.count()) + " probes (a pair per class and j)");
     progress();
   } else if (k > 2 && opt.exhaustiveSeedSeconds > 0) {
     liftedWitnesses();
+    overflowRamps();
     progress();
   }
 
