@@ -63,8 +63,9 @@ public:
   /// dropped: an inner node left with no child is dropped too, and one left with a single
   /// child is replaced by that child. With the dropped leaves +0, this tree and the whole one
   /// compute the same value up to the sign of a zero (a node's value is already rounded, so
-  /// rnd(x + 0) = x); a caller that relies on it replays at k. restricted(k) is this tree;
-  /// seq and pairwise restrict to seq(n) and, for n = 2^i dividing k's first half, pairwise(n).
+  /// rnd(x + 0) = x); a caller that relies on it replays at k. restricted(k) is this tree,
+  /// seq(k) restricts to seq(n), fused(k) to fused(n), and pairwise(k) to pairwise(n) where n
+  /// is a power of two no larger than k's first half (pairwise(16) to ((0 1) (2 3)) for n = 4).
   Tree restricted(int n) const;
 
   bool operator==(const Tree &o) const { return sexpr() == o.sexpr(); }

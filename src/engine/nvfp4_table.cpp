@@ -224,9 +224,9 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
   // Each larger n first runs on the undecided scouts (three probes per class), then on the
   // other undecided probes of the classes where it refuted a scout. Two n in a row that
   // refute no scout stop the ladder (one does not: f16 pre/post's class (1, 3) disagrees
-  // with 7 leaves, not with 6). All the runs share exhaustiveSeedSeconds. The class queries' own two-free-leaves fallback asks the solver
-  // the same question per box, at k, and can take its whole time limit where this takes a
-  // second.
+  // with 7 leaves, not with 6). All the runs share exhaustiveSeedSeconds. The class
+  // queries' own two-free-leaves fallback asks the solver the same question per box, at k,
+  // and can take its whole time limit where this takes a second.
   auto liftedWitnesses = [&]() {
     const auto s0 = std::chrono::steady_clock::now();
     const CodeSet probes = probePairs(false), scouts = probePairs(true);
@@ -292,15 +292,23 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
   // probes and, where it disagrees, kept as a witness (step 5 spreads it through its class).
   // Only where k such leaves can reach the accumulator's overflow: k 36 S <= k 36 448^2 stays
   // below 2^emax in f32 and bf16 (emax 127), so there no sum overflows and nothing is tried.
+  // The ramps stop at exhaustiveSeedSeconds (k (k - 1) / 2 of them: 120 at k = 16, each on
+  // up to 2,460 probes).
   auto overflowRamps = [&]() {
     if (k * 36.0 * 448.0 * 448.0 < std::ldexp(1.0, q.cfg.acc.fmt.emax)) return;
+    if (q.cfg.a.name != "e2m1" || q.cfg.b.name != "e2m1") return;  // NVFP4's elements
     const auto s0 = std::chrono::steady_clock::now();
     const CodeSet open = undecided(probePairs(false));
     if (open.count() == 0) return;
-    constexpr unsigned kSix = 0x7, kMinusSix = 0xF;  // e2m1 (NVFP4's elements): 6 and -6
+    constexpr unsigned kSix = 0x7, kMinusSix = 0xF;  // the e2m1 codes of 6 and -6
     long found = 0;
-    for (int p = 1; p < k; ++p)
-      for (int qn = 1; p + qn <= k; ++qn) {
+    bool outOfTime = false;
+    for (int p = 1; p < k && !outOfTime; ++p)
+      for (int qn = 1; p + qn <= k && !outOfTime; ++qn) {
+        if ((outOfTime = smt::secondsSince(s0) > opt.exhaustiveSeedSeconds)) {
+          log("overflow ramps: over the time of the exhaustive engine");
+          break;
+        }
         std::vector<unsigned> a(size_t(k), 0u), b(size_t(k), 0u);
         for (int i = 0; i < p + qn; ++i) {
           a[size_t(i)] = i < p ? kSix : kMinusSix;
