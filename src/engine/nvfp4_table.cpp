@@ -319,7 +319,10 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
         for (int xa = 0; xa < kSide; ++xa)
           for (int xb = 0; xb < kSide; ++xb)
             if (open.get(xa, xb) && !decided.get(xa, xb) && witnessDisagrees(q, block, xa, xb)) {
-              if (w < 0) w = addWitness(Witness{a, b, xa, xb, ""});
+              if (w < 0) {
+                w = addWitness(Witness{a, b, xa, xb, ""});
+                ++res.stats.patternWitnesses;  // `structured_witnesses` in the certificate
+              }
               refute(xa, xb, w);
               ++found;
             }
