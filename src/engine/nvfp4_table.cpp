@@ -161,36 +161,48 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
     return decidedCount - before;
   };
 
-  // Small k: the exhaustive engine, on some pairs only, for its witnesses (each confirmed
-  // again by the reference evaluator). Its agree sets are not used: every region is proven
-  // below. All its runs together have exhaustiveSeedSeconds; past them, or past its state
-  // budget, the queries alone decide the rest.
-  bool concrete = k <= opt.exhaustiveSeedMaxK && opt.exhaustiveSeedSeconds > 0;
+  // The exhaustive engine on the question qx (q itself, or q with fewer leaves) over the
+  // undecided pairs of `pairs`; its witnesses go through takeWitnesses (mustReplay as there).
+  // All its runs together have exhaustiveSeedSeconds (concreteSeconds counts them) and its
+  // state budget. Returns "" when it finished, else why it stopped.
   double concreteSeconds = 0;
-  // Runs the exhaustive engine on the undecided pairs of `pairs`; returns the pairs refuted.
-  auto exhaustiveOn = [&](const CodeSet &pairs, const std::string &what) -> long {
-    if (!concrete) return 0;
+  auto exhaustiveRun = [&](const PairQuery &qx, const CodeSet &pairs, bool mustReplay) -> std::string {
     struct OutOfTime {};
     const auto s0 = std::chrono::steady_clock::now();
-    const long before = decidedCount;
     ExhaustiveOptions xo;
     xo.maxStates = 2'000'000;
     xo.onlyPairs = [&](int xa, int xb) { return pairs.get(xa, xb) && !decided.get(xa, xb); };
     xo.progress = [&](long, long) {
       if (concreteSeconds + smt::secondsSince(s0) > opt.exhaustiveSeedSeconds) throw OutOfTime{};
     };
+    std::string stopped;
     try {
-      takeWitnesses(runExhaustive(q, xo), true);
-      res.stats.usedExhaustiveSeed = true;
+      takeWitnesses(runExhaustive(qx, xo), mustReplay);
     } catch (const OutOfTime &) {
-      concrete = false;
-      log("exhaustive engine: over " + std::to_string(opt.exhaustiveSeedSeconds) +
-          " s in all; queries only from here");
+      stopped = "over " + std::to_string(opt.exhaustiveSeedSeconds) + " s in all";
     } catch (const ResourceLimit &e) {
-      concrete = false;
-      log(std::string("exhaustive engine: ") + e.what() + "; queries only from here");
+      stopped = e.what();
     }
     concreteSeconds += smt::secondsSince(s0);
+    return stopped;
+  };
+
+  // Small k: the exhaustive engine, on some pairs only, for its witnesses (each confirmed
+  // again by the reference evaluator). Its agree sets are not used: every region is proven
+  // below. Past its time or state budget, the queries alone decide the rest.
+  bool concrete = k <= opt.exhaustiveSeedMaxK && opt.exhaustiveSeedSeconds > 0;
+  // Runs the exhaustive engine on the undecided pairs of `pairs`; returns the pairs refuted.
+  auto exhaustiveOn = [&](const CodeSet &pairs, const std::string &what) -> long {
+    if (!concrete) return 0;
+    const auto s0 = std::chrono::steady_clock::now();
+    const long before = decidedCount;
+    const std::string stopped = exhaustiveRun(q, pairs, true);
+    if (stopped.empty()) {
+      res.stats.usedExhaustiveSeed = true;
+    } else {
+      concrete = false;
+      log("exhaustive engine: " + stopped + "; queries only from here");
+    }
     log("exhaustive engine on " + what + ": " + std::to_string(decidedCount - before) + " refuted pairs (" +
         std::to_string(smt::secondsSince(s0)) + " s)");
     return decidedCount - before;
@@ -227,32 +239,20 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
   // with 7 leaves, not with 6). All the runs share exhaustiveSeedSeconds. The class
   // queries' own two-free-leaves fallback asks the solver the same question per box, at k,
   // and can take its whole time limit where this takes a second.
-  auto liftedWitnesses = [&]() {
-    const auto s0 = std::chrono::steady_clock::now();
-    const CodeSet probes = probePairs(false), scouts = probePairs(true);
-    // Runs the exhaustive engine with n leaves on `pairs`; false when out of time.
+  auto liftedWitnesses = [&](const CodeSet &probes) {
+    const CodeSet scouts = probePairs(true);
+    // Runs the exhaustive engine with n leaves on `pairs`; false when it stopped early.
     auto lift = [&](int n, const CodeSet &pairs, const char *what) {
       const auto s1 = std::chrono::steady_clock::now();
+      const long before = decidedCount;
       PairQuery qn = q;
       qn.cfg.tree = q.cfg.tree.restricted(n);
-      ExhaustiveOptions xo;
-      xo.maxStates = 2'000'000;
-      xo.onlyPairs = [&](int xa, int xb) { return pairs.get(xa, xb); };
-      xo.progress = [&](long, long) {
-        if (smt::secondsSince(s0) > opt.exhaustiveSeedSeconds)
-          throw ResourceLimit("over the time of the exhaustive engine");
-      };
-      long lifted = 0;
-      bool inTime = true;
-      try {
-        lifted = takeWitnesses(runExhaustive(qn, xo), false);
-      } catch (const ResourceLimit &e) {
-        log("witnesses lifted from k = " + std::to_string(n) + ": " + e.what());
-        inTime = false;
-      }
+      const std::string stopped = exhaustiveRun(qn, pairs, false);
+      if (!stopped.empty()) log("witnesses lifted from k = " + std::to_string(n) + ": " + stopped);
       log("witnesses lifted from k = " + std::to_string(n) + " on " + std::to_string(pairs.count()) + " " + what +
-          ": " + std::to_string(lifted) + " refuted pairs (" + std::to_string(smt::secondsSince(s1)) + " s)");
-      return inTime;
+          ": " + std::to_string(decidedCount - before) + " refuted pairs (" + std::to_string(smt::secondsSince(s1)) +
+          " s)");
+      return stopped.empty();
     };
     if (!lift(2, probes, "probes")) return;
     bool scaled = false;  // whether two leaves refuted a probe with two nonzero finite scales
@@ -294,11 +294,11 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
   // below 2^emax in f32 and bf16 (emax 127), so there no sum overflows and nothing is tried.
   // The ramps stop at exhaustiveSeedSeconds (k (k - 1) / 2 of them: 120 at k = 16, each on
   // up to 2,460 probes).
-  auto overflowRamps = [&]() {
+  auto overflowRamps = [&](const CodeSet &probes) {
     if (k * 36.0 * 448.0 * 448.0 < std::ldexp(1.0, q.cfg.acc.fmt.emax)) return;
     if (q.cfg.a.name != "e2m1" || q.cfg.b.name != "e2m1") return;  // NVFP4's elements
     const auto s0 = std::chrono::steady_clock::now();
-    const CodeSet open = undecided(probePairs(false));
+    const CodeSet open = undecided(probes);
     if (open.count() == 0) return;
     constexpr unsigned kSix = 0x7, kMinusSix = 0xF;  // the e2m1 codes of 6 and -6
     long found = 0;
@@ -330,13 +330,13 @@ SolverTableResult runNvfp4SolverTable(const PairQuery &q, const SolverTableOptio
     log("overflow ramps on " + std::to_string(open.count()) + " probes: " + std::to_string(found) +
         " refuted pairs (" + std::to_string(smt::secondsSince(s0)) + " s)");
   };
+  const CodeSet probes = probePairs(false);
   if (concrete) {
-    const CodeSet probes = probePairs(false);
     exhaustiveOn(probes, std::to_string(probes.count()) + " probes (a pair per class and j)");
     progress();
   } else if (k > 2 && opt.exhaustiveSeedSeconds > 0) {
-    liftedWitnesses();
-    overflowRamps();
+    liftedWitnesses(probes);
+    overflowRamps(probes);
     progress();
   }
 

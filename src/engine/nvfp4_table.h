@@ -15,8 +15,9 @@
 // small k the exhaustive engine finds witnesses first, on a few pairs only: one probe per
 // class and j, then the rest of each line with a refuted pair, and the rest of a box whose
 // query is satisfiable (only its witnesses are used: the solver proves every region). At larger
-// k it runs on the same probes at k = 2, and each of its witnesses, padded with +0 leaves, is
-// replayed at k ("lifted witnesses").
+// k it runs on the same probes with the first 2 .. liftMaxLeaves leaves, and each of its
+// witnesses, padded with +0 leaves, is replayed at k ("lifted witnesses"); where sums can
+// overflow the accumulator (f16), "overflow ramps" of k leaves are tried on them too.
 #pragma once
 
 #include "models/nvfp4.h"
